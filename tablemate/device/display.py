@@ -259,8 +259,8 @@ def open_device(cfg: DisplayConfig) -> Any:
 
             serial = spi(port=cfg.spi_port, device=cfg.spi_device, gpio_DC=cfg.dc_pin,
                          gpio_RST=cfg.reset_pin, bus_speed_hz=cfg.spi_speed_hz)
-            return st7789(serial, width=cfg.width, height=cfg.height, rotate=cfg.rotate,
-                          gpio_LIGHT=cfg.backlight_pin)
+            light = {} if cfg.backlight_pin is None else {"gpio_LIGHT": cfg.backlight_pin}
+            return st7789(serial, width=cfg.width, height=cfg.height, rotate=cfg.rotate, **light)
     except ImportError as exc:
         raise DisplayError(
             f"display driver {cfg.driver!r} needs the Python module {exc.name!r}, which is "
