@@ -13,7 +13,7 @@ from typing import Any
 
 from gpiozero import Button
 
-from tablemate.device.config import ACTIONS
+from tablemate.device.config import ACTIONS, PinsConfig
 
 
 class Action(enum.Enum):
@@ -44,6 +44,13 @@ class Buttons:
         except Exception:
             self.close()
             raise
+
+    @classmethod
+    def from_config(cls, pins: PinsConfig, *, pin_factory: Any = None,
+                    on_press: Callable[[Action], None] | None = None) -> Buttons:
+        """The buttons as ``[pins]`` in the config file describes them."""
+        return cls(pins.buttons, pull_up=pins.buttons_pull_up, bounce_time=pins.bounce_time,
+                   pin_factory=pin_factory, on_press=on_press)
 
     def _handler(self, action: Action) -> Callable[[], None]:
         def pressed() -> None:

@@ -44,6 +44,10 @@ class Camera(Protocol):
     def close(self) -> None:
         """Release the device; idempotent."""
 
+    def __enter__(self) -> Any: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
 
 class _Closing:
     """Context-manager and idempotent-close plumbing shared by the sources."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from gpiozero import LEDBoard
 
-from tablemate.device.config import SIDES
+from tablemate.device.config import SIDES, PinsConfig
 
 
 class SeatLights:
@@ -28,6 +28,12 @@ class SeatLights:
                                pin_factory=pin_factory)
         self.lit: str | None = None
         self.blinking: str | None = None
+
+    @classmethod
+    def from_config(cls, pins: PinsConfig, *, pin_factory: Any = None) -> SeatLights:
+        """The seat LEDs as ``[pins]`` in the config file describes them."""
+        return cls(pins.leds, active_high=pins.leds_active_high, dealer_blink=pins.dealer_blink,
+                   pin_factory=pin_factory)
 
     def led(self, side: str) -> Any:
         if side not in SIDES:

@@ -108,3 +108,20 @@ def test_button_pin_already_used_by_an_led_fails_cleanly(mock_factory):
             Buttons(clash, pin_factory=mock_factory)
         # the buttons opened before the clash were released again
         Buttons(dict(BUTTONS, undo=26), pin_factory=mock_factory).close()
+
+
+def test_built_from_the_config_file(mock_factory, tmp_path):
+    from tablemate.device.config import load_config
+
+    path = tmp_path / "t.toml"
+    path.write_text('[pins]\nleds_active_high = false\nbuttons_pull_up = false\n'
+                    '[pins.leds]\nbottom = 20\n[pins.buttons]\ndraw = 21\n')
+    pins = load_config(path).pins
+    with SeatLights.from_config(pins, pin_factory=mock_factory) as lights, \
+            Buttons.from_config(pins, pin_factory=mock_factory) as buttons:
+        lights.show_turn("bottom")
+        assert mock_factory.pin(20).state == 0  # active low: lit means driven low
+        draw = mock_factory.pin(21)
+        assert draw.pull == "down"
+        draw.drive_high()
+        assert buttons.wait(1.0) is Action.DRAW
