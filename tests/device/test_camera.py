@@ -113,3 +113,21 @@ def test_settled_needs_three_close_samples():
     assert settled(steady, keys)
     assert not settled(drifting_wb, keys)
     assert settled([{}, {}, {}], keys)  # a camera without those controls has nothing to wait for
+
+
+def test_opencv_source_reads_frames_and_reports_loss(tmp_path):
+    # A video file is a device OpenCV's VideoCapture opens like a webcam;
+    # its end is what an unplugged webcam looks like to the reader.
+    path = tmp_path / "webcam.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (64, 48))
+    for value in range(10, 250, 20):
+        writer.write(np.full((48, 64, 3), value, np.uint8))
+    writer.release()
+    cam = open_camera(CameraConfig(source="opencv", device=str(path)))
+    assert int(cam.frame()[0, 0].mean()) == pytest.approx(10, abs=6)
+    assert int(cam.still()[0, 0].mean()) == pytest.approx(70, abs=6)  # two stale frames dropped
+    with pytest.raises(CameraError, match="lost"):
+        for _ in range(20):
+            cam.frame()
+    cam.close()
+    cam.close()
