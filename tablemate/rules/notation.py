@@ -89,6 +89,8 @@ def parse_hand(text: str, **flags: object) -> Hand:
     if not isinstance(text, str) or not text.strip():
         raise NotationError("no tiles given")
     for token in _TOKEN.findall(text):
+        if (token[0] == "[") != (token[-1] == "]") or (token[0] == "{") != (token[-1] == "}"):
+            raise NotationError(f"'{token}' has an unmatched bracket")
         if token[0] == "[":
             melds.append(_meld_from(parse_tiles(token[1:-1]), True, token))
         elif token[0] == "{":

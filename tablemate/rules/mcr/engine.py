@@ -9,6 +9,8 @@ ints (tiles.Tile values) in the hot loops for speed.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..decompose import CHOW, KONG, KNITTED_STRAIGHTS, PUNG, THIRTEEN_ORPHANS, arrangements, is_complete
 from ..errors import IllegalHandError, NotWinningError
 from ..hand import Hand, check_tiles
@@ -83,6 +85,30 @@ def _set_text(kind: int, t: int) -> str:
     return format_tiles([Tile(t)] * (4 if kind == KONG else 3))
 
 
+class LeftOut(NamedTuple):
+    """A fan the hand has but does not score, and why (for the explanation).
+
+    reason: "implied" (detail: the fan that includes it), "account_once" (a
+    chow may combine only once), "wind" (detail: the pung, scored as a wind
+    fan instead), "three_winds" (the pungs of Big Three Winds).
+    """
+
+    fan: Fan
+    count: int
+    reason: str
+    detail: str = ""
+
+    def english(self) -> str:
+        times = f" x{self.count}" if self.count > 1 else ""
+        if self.reason == "implied":
+            return f"{self.fan.fan_name}{times} not counted: {self.detail} includes it"
+        if self.reason == "account_once":
+            return f"{self.fan.fan_name}{times} not counted again: each chow may combine with another only once"
+        if self.reason == "wind":
+            return f"{self.fan.fan_name}{times} not counted: {self.detail} scores as a wind fan instead"
+        return f"{self.fan.fan_name}{times} not counted: the wind pungs already make Big Three Winds"
+
+
 class Tally:
     """Fans found so far, where they came from, and what was left out and why."""
 
@@ -91,7 +117,7 @@ class Tally:
     def __init__(self) -> None:
         self.counts: dict[Fan, int] = {}
         self.sources: dict[Fan, list[str]] = {}
-        self.notes: list[str] = []
+        self.notes: list[LeftOut] = []
 
     def add(self, fan: Fan, n: int = 1, source: str = "") -> None:
         self.counts[fan] = self.counts.get(fan, 0) + n
@@ -106,24 +132,29 @@ class Tally:
     def has(self, fan: Fan) -> int:
         return self.counts.get(fan, 0)
 
-    def drop(self, fan: Fan, because: Fan | str) -> None:
+    def drop(self, fan: Fan, because: Fan) -> None:
         if self.counts.get(fan):
-            del self.counts[fan]
+            n = self.counts.pop(fan)
             self.sources.pop(fan, None)
-            why = because.fan_name if isinstance(because, Fan) else because
-            self.notes.append(f"{fan.fan_name} not counted: {why} includes it")
+            self.notes.append(LeftOut(fan, n, "implied", because.fan_name))
 
-    def reduce(self, fan: Fan, n: int, because: str) -> None:
+    def reduce(self, fan: Fan, n: int, reason: str, detail: str = "") -> None:
+        """Take back n of a fan counted per set, for ``reason`` (a LeftOut reason)."""
         have = self.counts.get(fan, 0)
         if have:
             left = max(0, have - n)
             if left:
                 self.counts[fan] = left
-                del self.sources.get(fan, [None])[: have - left]
+                sources = self.sources.get(fan, [])
+                for _ in range(have - left):
+                    if detail in sources:
+                        sources.remove(detail)
+                    elif sources:
+                        sources.pop(0)
             else:
                 del self.counts[fan]
                 self.sources.pop(fan, None)
-            self.notes.append(f"{fan.fan_name} x{have - left} not counted: {because}")
+            self.notes.append(LeftOut(fan, have - left, reason, detail))
 
     def total(self) -> int:
         return sum(f.points * n for f, n in self.counts.items())
@@ -190,7 +221,7 @@ def _limit_pair_fans(found: list[tuple[Fan, str]], most: int, tally: Tally) -> N
             while len(by_fan[fan]) > keep and count > most:
                 by_fan[fan].pop()
                 count -= 1
-                tally.notes.append(f"{fan.fan_name} not counted again: each chow may combine only once")
+                tally.notes.append(LeftOut(fan, 1, "account_once"))
     for fan in _PAIR_CHOW_FANS:
         for src in by_fan[fan]:
             tally.add(fan, 1, src)
@@ -308,26 +339,28 @@ def _pung_fans(tiles: list[int], text: dict[int, str], tally: Tally) -> None:
             tally.add(fan, 1, f"{text[t[a]]} {text[t[b]]}")
 
 
-def _kong_fans(concealed_pungs: int, melded_kongs: int, concealed_kongs: int, opts: McrOptions, tally: Tally) -> None:
+def _kong_fans(concealed_pungs: int, melded: list[str], hidden_kongs: list[str], opts: McrOptions, tally: Tally) -> None:
     """Kongs and concealed pungs (a concealed kong is also a concealed pung)."""
+    melded_kongs, concealed_kongs = len(melded), len(hidden_kongs)
     kongs = melded_kongs + concealed_kongs
+    every = " ".join(melded + hidden_kongs)
     hidden = concealed_pungs + concealed_kongs  # every concealed pung or kong
     if kongs == 4:
-        tally.set(F.FOUR_KONGS)
+        tally.set(F.FOUR_KONGS, every)
     elif kongs == 3:
-        tally.set(F.THREE_KONGS)
+        tally.set(F.THREE_KONGS, every)
     elif kongs == 2:
         if concealed_kongs == 2:
-            tally.set(F.TWO_CONCEALED_KONGS)
+            tally.set(F.TWO_CONCEALED_KONGS, every)
         elif concealed_kongs == 0:
-            tally.set(F.TWO_MELDED_KONGS)
+            tally.set(F.TWO_MELDED_KONGS, every)
         elif opts.kong_combination == "combined":
-            tally.set(F.CONCEALED_KONG_AND_MELDED_KONG)
+            tally.set(F.CONCEALED_KONG_AND_MELDED_KONG, every)
         else:
-            tally.set(F.MELDED_KONG)
-            tally.set(F.CONCEALED_KONG)
+            tally.set(F.MELDED_KONG, melded[0])
+            tally.set(F.CONCEALED_KONG, hidden_kongs[0])
     elif kongs == 1:
-        tally.set(F.CONCEALED_KONG if concealed_kongs else F.MELDED_KONG)
+        tally.set(F.CONCEALED_KONG if concealed_kongs else F.MELDED_KONG, every)
     if hidden == 4:
         tally.set(F.FOUR_CONCEALED_PUNGS)
     elif hidden == 3:
@@ -516,7 +549,7 @@ def _final_adjust(tally: Tally, facts: _Facts) -> None:
             continue
         if fan is F.BIG_THREE_WINDS:
             if not tally.has(F.ALL_HONORS) and not tally.has(F.ALL_TERMINALS_AND_HONORS):
-                tally.reduce(F.PUNG_OF_TERMINALS_OR_HONORS, 3, "the three wind pungs make Big Three Winds")
+                tally.reduce(F.PUNG_OF_TERMINALS_OR_HONORS, 3, "three_winds")
             continue
         for other in implied:
             tally.drop(other, fan)
@@ -536,11 +569,11 @@ def _wind_fans(wind: int, facts: _Facts, tally: Tally, text: str) -> None:
     if wind == facts.prevailing:
         tally.set(F.PREVALENT_WIND, text)
         if not deducted:
-            tally.reduce(F.PUNG_OF_TERMINALS_OR_HONORS, 1, f"{text} already scores Prevalent Wind")
+            tally.reduce(F.PUNG_OF_TERMINALS_OR_HONORS, 1, "wind", text)
     if wind == facts.seat:
         tally.set(F.SEAT_WIND, text)
         if wind != facts.prevailing and not deducted:
-            tally.reduce(F.PUNG_OF_TERMINALS_OR_HONORS, 1, f"{text} already scores Seat Wind")
+            tally.reduce(F.PUNG_OF_TERMINALS_OR_HONORS, 1, "wind", text)
 
 
 # -- four sets and a pair -----------------------------------------------------
@@ -554,8 +587,8 @@ def _score_regular(facts: _Facts, pair: int, closed_sets: tuple[tuple[int, int],
     chows = [t for k, t, _ in sets if k == CHOW]
     pungs = [(k, t, m) for k, t, m in sets if k != CHOW]
     concealed_pungs = sum(1 for k, t, m in sets if k == PUNG and not m and (k, t) in closed_sets)
-    melded_kongs = sum(1 for k, t, m in sets if k == KONG and m)
-    concealed_kongs = sum(1 for k, t, m in sets if k == KONG and not m)
+    melded_kongs = [_set_text(k, t) for k, t, m in sets if k == KONG and m]
+    concealed_kongs = [_set_text(k, t) for k, t, m in sets if k == KONG and not m]
     # A pung completed by a discard is exposed, unless the winning tile could
     # as well have completed one of the concealed chows.
     if not facts.self_drawn and not any(t <= win <= t + 2 for k, t in closed_sets if k == CHOW):
@@ -564,8 +597,11 @@ def _score_regular(facts: _Facts, pair: int, closed_sets: tuple[tuple[int, int],
     pung_text = {t: _set_text(k, t) for k, t, _ in pungs}
     if pungs:
         _kong_fans(concealed_pungs, melded_kongs, concealed_kongs, facts.opts, tally)
-        if len(pungs) == 4 and not tally.has(F.FOUR_KONGS) and not tally.has(F.FOUR_CONCEALED_PUNGS):
+        if len(pungs) == 4:
             tally.set(F.ALL_PUNGS)
+            for bigger in (F.FOUR_KONGS, F.FOUR_CONCEALED_PUNGS):
+                if tally.has(bigger):
+                    tally.drop(F.ALL_PUNGS, bigger)
         for k, t, _ in pungs:
             if t >= 31:
                 tally.add(F.DRAGON_PUNG, 1, pung_text[t])
@@ -932,7 +968,7 @@ def score(hand: Hand, opts: McrOptions = DEFAULT) -> Score:
     if flowers:
         items.append(ScoreItem(F.FLOWER_TILES.fan_name, 1, flowers, source=" ".join(t.code for t in hand.flowers)))
         explanation.append(f"Flower Tiles (花牌) 1 x{flowers}: {' '.join(t.code for t in hand.flowers)}")
-    explanation.extend(tally.notes)
+    explanation.extend(note.english() for note in tally.notes)
     valid = fans >= opts.minimum_fans
     if not valid:
         explanation.append(
@@ -944,5 +980,11 @@ def score(hand: Hand, opts: McrOptions = DEFAULT) -> Score:
         total=fans + flowers,
         items=tuple(items),
         explanation=tuple(explanation),
-        extra={"fans_without_flowers": fans},
+        extra={
+            "fans_without_flowers": fans,
+            "left_out": [
+                {"name": n.fan.fan_name, "count": n.count, "reason": n.reason, "detail": n.detail}
+                for n in tally.notes
+            ],
+        },
     )
