@@ -96,3 +96,42 @@ KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 THIRTEEN_ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+# -- every arrangement of a whole hand ----------------------------------------------
+
+FORMS = ("four_sets", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
+
+
+def hand_arrangements(closed, declared: int = 0) -> list[dict]:
+    """Every way the closed tiles (concealed + winning tile) complete a hand.
+
+    ``declared`` is the number of declared melds (they are sets already).
+    Each arrangement is a dict with ``form`` (one of FORMS) and, for the forms
+    with sets, ``pair`` and ``sets`` (kind, tile) where kind is CHOW or PUNG;
+    the knitted straight also lists its nine ``knitted`` tiles. Rule sets
+    choose among these; the list is empty for tiles that win in no way.
+    """
+    counts = counts_of(closed)
+    n_sets = 4 - declared
+    out: list[dict] = [
+        {"form": "four_sets", "pair": pair, "sets": sets} for pair, sets in arrangements(counts, n_sets)
+    ]
+    if declared == 0 and is_seven_pairs(counts):
+        out.append({"form": "seven_pairs", "pairs": tuple(t for t in range(34) for _ in range(counts[t] // 2))})
+    kinds = tuple(t for t in range(34) if counts[t])
+    if declared == 0 and sum(counts) == 14 and kinds == THIRTEEN_ORPHANS:
+        out.append({"form": "thirteen_orphans"})
+    if declared == 0 and sum(counts) == 14 and len(kinds) == 14:
+        suited = {t for t in kinds if t < 27}
+        if any(suited <= set(k) for k in KNITTED_STRAIGHTS):
+            out.append({"form": "honors_knitted", "tiles": kinds})
+    if declared <= 1:
+        for knit in KNITTED_STRAIGHTS:
+            if all(counts[t] for t in knit):
+                rest = counts[:]
+                for t in knit:
+                    rest[t] -= 1
+                for pair, sets in arrangements(rest, 1 - declared):
+                    out.append({"form": "knitted_straight", "knitted": knit, "pair": pair, "sets": sets})
+    return out

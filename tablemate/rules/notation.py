@@ -54,7 +54,7 @@ def parse_tiles(text: str) -> list[Tile]:
             if digits:
                 raise NotationError(f"'{text}': the numbers {digits} need a suit letter m, p or s")
             tiles.append(Tile.from_code(ch))
-        elif ch in ",;":
+        elif ch in ",; \t":
             pass
         else:
             raise NotationError(

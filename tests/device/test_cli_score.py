@@ -149,3 +149,22 @@ def test_recognition_becomes_the_winners_hand_with_visible_last_tile():
 def test_photo_input_errors(kwargs, message):
     with pytest.raises(TablemateError, match=message):
         hand_from_recognition(RECOGNITION, **kwargs)
+
+
+def test_jsonl_cli_gives_the_references_totals():
+    """The Done-when check in small: the CLI's JSON lines against pymahjonggb."""
+    import random
+
+    from tablemate.rules.random_hands import random_hand
+    from tests.rules.reference import reference_score
+
+    rng = random.Random(99)
+    hands = [random_hand(rng) for _ in range(400)]
+    stdin = "".join(json.dumps(h.to_json()) + "\n" for h in hands)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tablemate.device.cli", "score", "--rules", "mcr", "--jsonl",
+         "--option", "kong_combination=combined", "--option", "concealed_form_self_drawn=self_drawn"],
+        input=stdin, capture_output=True, text=True, timeout=120)
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert proc.returncode == 0 and len(rows) == len(hands)
+    assert [r["total"] for r in rows] == [reference_score(h)[0] for h in hands]
