@@ -26,6 +26,7 @@ from typing import Iterator, Mapping, Sequence
 
 from ..rules.errors import TablemateError
 from ..rules.match import (
+    WIND_NAMES,
     HandResult,
     MatchError,
     MatchState,
@@ -390,7 +391,7 @@ def _table_for(state: MatchState, data: Mapping) -> Table:
         raise MatchError(f"this match is played under {state.rules}, but the table says {data['rules']}")
     if data.setdefault("prevailing_wind", state.prevailing_wind) != state.prevailing_wind:
         raise MatchError(
-            f"hand {state.hand_number} is played in the {state.prevailing_wind} round, "
+            f"hand {state.hand_number} is played in the {WIND_NAMES[state.round]} round, "
             f"but the table says prevailing wind {data['prevailing_wind']}"
         )
     options = data.get("options")
