@@ -1,0 +1,71 @@
+"""The models' input and output contract, shared by training and inference.
+
+Why one module: the ONNX files, the training code and the runtime must agree
+on class lists, input sizes and how a tile crop is cut; keeping those numbers
+in one place means they cannot drift apart. The ONNX files also carry the
+class list in their metadata (``classes``) and the runtime checks it.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tablemate.rules.tiles import Tile
+
+#: Reader classes: the 42 tile codes in Tile order, then ``back``.
+READER_CLASSES: tuple[str, ...] = tuple(t.code for t in Tile) + ("back",)
+READ_W, READ_H = 36, 48          # reader input crop, upright tile, pixels
+CROP_MARGIN = 0.10               # crop this much beyond the tile outline on each side
+
+#: Detector: rectified play area, square, RGB, 0..1, NCHW.
+DET_SIZE = 640
+DET_STRIDE = 4
+DET_CLASSES: tuple[str, ...] = ("face_up", "face_down", "standing")
+#: Orientation classes: where the top of the tile face points in the rectified image.
+ORIENT_VECTORS = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
+SIZE_SCALE = 16.0                # size head predicts rectified pixels / SIZE_SCALE
+
+
+def quad_from_box(cx: float, cy: float, w: float, h: float, orient: int) -> np.ndarray:
+    """Tile outline (TL, TR, BR, BL as read) from centre, size across/along 'up', orientation."""
+    a = ORIENT_VECTORS[orient]
+    b = np.array([-a[1], a[0]])
+    c = np.array([cx, cy])
+    return np.array([c + a * h / 2 - b * w / 2, c + a * h / 2 + b * w / 2,
+                     c - a * h / 2 + b * w / 2, c - a * h / 2 - b * w / 2])
+
+
+def orient_of(quad: np.ndarray) -> int:
+    """Nearest orientation class of an outline given TL, TR, BR, BL as read."""
+    up = (quad[0] + quad[1]) / 2 - (quad[3] + quad[2]) / 2
+    return int(np.argmax(ORIENT_VECTORS @ up))
+
+
+def crop_tile(image: np.ndarray, quad: np.ndarray, margin: float = CROP_MARGIN) -> np.ndarray:
+    """An upright READ_W x READ_H crop of the tile whose outline is ``quad``.
+
+    ``quad`` is TL, TR, BR, BL as the tile is read, in ``image`` pixels; the
+    crop extends ``margin`` of the tile size beyond the outline.
+    """
+    q = np.asarray(quad, np.float64)
+    c = q.mean(0)
+    q = c + (q - c) * (1 + 2 * margin)
+    dst = np.float32([[0, 0], [READ_W, 0], [READ_W, READ_H], [0, READ_H]])
+    m = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
+    src_w = float(np.linalg.norm(q[1] - q[0]))
+    flags = cv2.INTER_AREA if src_w > 2 * READ_W else cv2.INTER_LINEAR
+    return cv2.warpPerspective(image, m, (READ_W, READ_H), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def reader_blob(crops: list[np.ndarray]) -> np.ndarray:
+    """BGR uint8 crops -> the reader's float32 NCHW RGB input in 0..1."""
+    if not crops:
+        return np.zeros((0, 3, READ_H, READ_W), np.float32)
+    arr = np.stack(crops)[..., ::-1].astype(np.float32) / 255.0
+    return np.ascontiguousarray(arr.transpose(0, 3, 1, 2))
+
+
+def detector_blob(rectified: np.ndarray) -> np.ndarray:
+    """A BGR DET_SIZE x DET_SIZE rectified image -> float32 1x3xHxW RGB in 0..1."""
+    arr = rectified[..., ::-1].astype(np.float32) / 255.0
+    return np.ascontiguousarray(arr.transpose(2, 0, 1)[None])

@@ -1,0 +1,281 @@
+"""From tiles found on the top-down table to seats: sides, rows, melds, hands.
+
+Why pure geometry: these are table conventions (TABLE.md), not something to
+learn. Everything here works on ``Seen`` tiles in the rectified top-down
+square, so it can be tested from ground-truth positions without any model.
+
+Rules, in tile widths W (the median short side of the lying tiles):
+
+- side: the nearest table edge; distance v from that edge, position u along
+  the seat's right hand.
+- within 6.5 W of an edge is the seat's zone; beyond it, face-up tiles are
+  discards and face-down tiles are the wall.
+- zone rows: tiles clustered by v. The row nearest the edge is the revealed
+  hand (unless the seat's hand stands), rows further in are meld rows; a
+  lone row counts as the hand row only if it lies within 3 W of the edge.
+- hand row: the rightmost tile (as the seat sees it) set apart by at least
+  0.35 W is the winning tile.
+- meld row: groups split by gaps of at least 0.25 W; bonus tiles are
+  flowers; a group must be a chow, pung, kong or a concealed kong (two
+  backs, two equal faces), or split exactly into such melds; otherwise its
+  tiles are ``unknown``.
+- discards belong to the seat they face (their upright direction), else to
+  the nearest edge; ordered row by row from the centre out, left to right.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tablemate.rules.tiles import Tile
+
+SIDES = ("bottom", "right", "top", "left")
+#: Inward normal (towards the centre) and the seat's right hand, in the top-down image (y down).
+FRAMES = {
+    "bottom": ((0.0, -1.0), (1.0, 0.0)),
+    "right": ((-1.0, 0.0), (0.0, -1.0)),
+    "top": ((0.0, 1.0), (-1.0, 0.0)),
+    "left": ((1.0, 0.0), (0.0, 1.0)),
+}
+#: Orientation class (where the face's top points: up, right, down, left) -> the side reading it upright.
+ORIENT_SIDE = {0: "bottom", 3: "right", 2: "top", 1: "left"}
+
+ZONE_W = 6.5
+HAND_ROW_MAX_W = 3.0
+ROW_SPLIT_W = 0.8
+WIN_GAP_W = 0.35
+MELD_GAP_W = 0.25
+
+
+@dataclass
+class Seen:
+    """One tile in the top-down square: centre, size across/along its 'up', orientation class, state."""
+    cx: float
+    cy: float
+    w: float
+    h: float
+    orient: int
+    state: str                 # "face_up", "face_down" or "standing"
+    code: str = "back"
+    confidence: float = 1.0
+    side: str = ""
+    role: str = "unknown"
+    group: int = 0
+    u: float = 0.0
+    v: float = 0.0
+
+    def extent_u(self, side: str) -> float:
+        """Extent along the seat's row direction."""
+        r = np.array(FRAMES[side][1])
+        up = np.array([[0, -1], [1, 0], [0, 1], [-1, 0]][self.orient], float)
+        return self.h if abs(up @ r) > 0.7 else self.w
+
+
+def _is_bonus(code: str) -> bool:
+    return code.startswith("h")
+
+
+def _meld_kind(tiles: list[Seen]) -> dict | None:
+    """The meld these tiles make as they lie, or None."""
+    codes = [t.code for t in tiles]
+    backs = codes.count("back")
+    faces = [c for c in codes if c != "back"]
+    if any(_is_bonus(c) for c in faces):
+        return None
+    if len(tiles) == 4 and backs == 2 and len(set(faces)) == 1:
+        return {"kind": "kong", "tiles": [faces[0]] * 4, "exposed": False}
+    if backs:
+        return None
+    if len(set(codes)) == 1 and len(codes) in (3, 4):
+        return {"kind": "pung" if len(codes) == 3 else "kong", "tiles": codes, "exposed": True}
+    if len(codes) == 3:
+        ts = sorted(Tile.from_code(c) for c in codes)
+        if ts[0].is_suited and all(t.suit == ts[0].suit for t in ts) and ts[1] - ts[0] == 1 and ts[2] - ts[1] == 1:
+            return {"kind": "chow", "tiles": codes, "exposed": True}
+    return None
+
+
+def _split_melds(tiles: list[Seen]) -> list[tuple[list[Seen], dict]] | None:
+    """Split a run of touching tiles into consecutive melds of 3 or 4, if exactly possible."""
+    n = len(tiles)
+    best: dict[int, list | None] = {n: []}
+    for i in range(n - 1, -1, -1):
+        best[i] = None
+        for k in (3, 4):
+            if i + k <= n and best[i + k] is not None:
+                m = _meld_kind(tiles[i:i + k])
+                if m:
+                    best[i] = [(tiles[i:i + k], m)] + best[i + k]
+                    break
+    return best[0]
+
+
+def _rows(tiles: list[Seen], split: float) -> list[list[Seen]]:
+    rows: list[list[Seen]] = []
+    for t in sorted(tiles, key=lambda t: t.v):
+        if rows and t.v - np.mean([s.v for s in rows[-1]]) < split:
+            rows[-1].append(t)
+        else:
+            rows.append([t])
+    return rows
+
+
+def empty_seat() -> dict:
+    return {"melds": [], "concealed": [], "flowers": [], "winning_tile": None, "hand_hidden": False, "discards": []}
+
+
+def group_tiles(tiles: list[Seen], size: float) -> dict:
+    """Assign side, role and group to every tile (in place) and build the per-seat dict.
+
+    ``size`` is the side of the top-down square in pixels. Returns
+    ``{side: seat}`` as in FORMATS.md.
+    """
+    seats = {s: empty_seat() for s in SIDES}
+    lying = [t for t in tiles if t.state != "standing"]
+    if not tiles:
+        return seats
+    unit = float(np.median([t.w for t in lying])) if lying else float(np.median([t.w for t in tiles]))
+    unit = max(unit, 1e-6)
+    for t in tiles:
+        d = {"bottom": size - t.cy, "right": size - t.cx, "top": t.cy, "left": t.cx}
+        t.side = min(d, key=d.get)
+        f, r = FRAMES[t.side]
+        t.v = d[t.side] / unit
+        centre = np.array([t.cx - size / 2, t.cy - size / 2])
+        t.u = float(centre @ np.array(r)) / unit
+    group = 0
+    for side in SIDES:
+        mine = [t for t in tiles if t.side == side]
+        standing = [t for t in mine if t.state == "standing" and t.v <= ZONE_W]
+        for t in standing:
+            t.role, t.group = "hand", -1
+        seats[side]["hand_hidden"] = len(standing) >= 1
+        zone = [t for t in mine if t.state != "standing" and t.v <= ZONE_W]
+        rows = _rows(zone, ROW_SPLIT_W)
+        for i, row in enumerate(rows):
+            mean_v = float(np.mean([t.v for t in row]))
+            is_hand = (not seats[side]["hand_hidden"]) and i == 0 and (len(rows) > 1 or mean_v <= HAND_ROW_MAX_W)
+            if is_hand:
+                group = _hand_row(row, side, unit, seats[side], group)
+            else:
+                group = _meld_row(row, side, unit, seats[side], group)
+    # The centre: discards and the wall.
+    centre = [t for t in tiles if t.state != "standing" and t.v > ZONE_W]
+    wall = [t for t in centre if t.state == "face_down"]
+    if wall:
+        group += 1
+        for t in wall:
+            t.role, t.group = "wall", group
+    discards = [t for t in centre if t.state == "face_up"]
+    for t in discards:
+        s = ORIENT_SIDE.get(t.orient, t.side)
+        dist = {"bottom": size - t.cy, "right": size - t.cx, "top": t.cy, "left": t.cx}[s]
+        if dist <= size / 2 + unit:
+            t.side = s
+    for side in SIDES:
+        mine = [t for t in discards if t.side == side]
+        if not mine:
+            continue
+        group += 1
+        f, r = FRAMES[side]
+        for t in mine:
+            centre_v = np.array([t.cx - size / 2, t.cy - size / 2])
+            t.u = float(centre_v @ np.array(r)) / unit
+            t.v = (size / 2 + float(centre_v @ np.array(f))) / unit  # distance from the seat edge
+        ordered = []
+        for row in reversed(_rows(mine, ROW_SPLIT_W)):  # nearest the centre first
+            ordered += sorted(row, key=lambda t: t.u)
+        for t in ordered:
+            t.role, t.group = "discard", group
+        seats[side]["discards"] = [t.code for t in ordered]
+    return seats
+
+
+def _hand_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -> int:
+    row = sorted(row, key=lambda t: t.u)
+    runs = _runs_units(row, side, unit, WIN_GAP_W)
+    win = None
+    if len(runs) > 1 and len(runs[-1]) == 1:
+        win = runs[-1][0]
+    group += 1
+    for t in row:
+        if t is win:
+            continue
+        if _is_bonus(t.code):
+            t.role, t.group = "flower", group
+            seat["flowers"].append(t.code)
+        elif t.code == "back":
+            t.role, t.group = "unknown", 0
+        else:
+            t.role, t.group = "hand", group
+            seat["concealed"].append(t.code)
+    if win is not None:
+        group += 1
+        if win.code == "back" or _is_bonus(win.code):
+            win.role, win.group = "unknown", 0
+        else:
+            win.role, win.group = "winning", group
+            seat["winning_tile"] = win.code
+    return group
+
+
+def _runs_units(row: list[Seen], side: str, unit: float, gap_w: float) -> list[list[Seen]]:
+    """Split a row (sorted along u) where the free space between tiles reaches ``gap_w`` widths.
+
+    u is in tile widths, tile extents in pixels, hence the division by ``unit``."""
+    row = sorted(row, key=lambda t: t.u)
+    runs: list[list[Seen]] = []
+    for t in row:
+        if runs:
+            p = runs[-1][-1]
+            free = (t.u - p.u) - (t.extent_u(side) + p.extent_u(side)) / 2 / unit
+            if free < gap_w:
+                runs[-1].append(t)
+                continue
+        runs.append([t])
+    return runs
+
+
+def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -> int:
+    for run in _runs_units(row, side, unit, MELD_GAP_W):
+        bonus = [t for t in run if _is_bonus(t.code)]
+        if bonus:
+            group += 1
+            for t in bonus:
+                t.role, t.group = "flower", group
+                seat["flowers"].append(t.code)
+        rest = [t for t in run if not _is_bonus(t.code)]
+        if not rest:
+            continue
+        parts = _split_melds(rest)
+        if parts is None:
+            for t in rest:
+                t.role, t.group = "unknown", 0
+            continue
+        for meld_tiles, meld in parts:
+            group += 1
+            for t in meld_tiles:
+                t.role, t.group = "meld", group
+            seat["melds"].append(meld)
+    return group
+
+
+def seen_from_quad(quad, state: str, code: str = "back", confidence: float = 1.0) -> Seen:
+    """A Seen tile from its outline (TL, TR, BR, BL as read) in top-down pixels."""
+    q = np.asarray(quad, float)
+    c = q.mean(0)
+    w = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    h = float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    up = (q[0] + q[1]) / 2 - (q[3] + q[2]) / 2
+    orient = int(np.argmax(np.array([[0, -1], [1, 0], [0, 1], [-1, 0]]) @ up))
+    return Seen(float(c[0]), float(c[1]), w, h, orient, state, code, confidence)
+
+
+def seats_match(got: dict, want: dict) -> bool:
+    """Whether a seat's melds, hand, flowers and winning tile are exactly right (order-free)."""
+    def melds(s):
+        return sorted((m["kind"], tuple(sorted(m["tiles"])), bool(m.get("exposed", True))) for m in s.get("melds", []))
+    return (melds(got) == melds(want) and sorted(got.get("concealed", [])) == sorted(want.get("concealed", []))
+            and sorted(got.get("flowers", [])) == sorted(want.get("flowers", []))
+            and got.get("winning_tile") == want.get("winning_tile"))

@@ -1,0 +1,107 @@
+"""Grouping from ground-truth positions: no model, no pixels."""
+import numpy as np
+import pytest
+
+from tablemate.vision.grouping import SIDES, Seen, group_tiles, seats_match, seen_from_quad
+from tablemate.vision.render import random_layout, truth_topdown
+
+SIZE = 640
+
+
+def seen_of(layout, seed):
+    gt, standing = truth_topdown(layout, seed, SIZE)
+    seen = [seen_from_quad(t["corners"], "face_up" if t["face_up"] else "face_down", t["code"]) for t in gt["tiles"]]
+    seen += [seen_from_quad(s["corners"], "standing") for s in standing]
+    return gt, seen
+
+
+def seat(**kw):
+    base = {"melds": [], "concealed": [], "flowers": [], "winning_tile": None, "hand_hidden": False, "discards": []}
+    base.update(kw)
+    return base
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_tables_group_exactly(seed):
+    layout = random_layout(np.random.default_rng(seed), "scoring" if seed % 3 else "play")
+    gt, seen = seen_of(layout, seed)
+    seats = group_tiles(seen, SIZE)
+    for side in SIDES:
+        want = gt["seats"][side]
+        assert seats[side]["hand_hidden"] == want["hand_hidden"], side
+        assert seats[side]["discards"] == want["discards"], side
+        if not want["hand_hidden"]:
+            assert seats_match(seats[side], want), (side, seats[side], want)
+    for s, t in zip(seen, gt["tiles"]):
+        assert (s.side, s.role) == (t["side"], t["role"]), t
+
+
+def test_concealed_kong_turned_claim_flowers_and_winning_tile():
+    layout = {"wall_stacks": 20, "seats": {
+        "bottom": seat(melds=[{"kind": "kong", "tiles": ["9s"] * 4, "exposed": False},
+                              {"kind": "pung", "tiles": ["E"] * 3, "exposed": True, "turned": 1},
+                              {"kind": "chow", "tiles": ["3m", "4m", "5m"], "exposed": True, "turned": 0}],
+                       concealed=["1p", "2p", "3p", "C"], winning_tile="C", flowers=["h1", "h6"]),
+        "right": seat(hand_hidden=True, standing_count=13, discards=["1m", "2m", "3m", "4m", "5m", "6m", "7m"]),
+        "top": seat(concealed=["1s"] * 3 + ["2s"] * 3 + ["3s"] * 3 + ["4s"] * 3 + ["5s"]),
+        "left": seat(hand_hidden=True, standing_count=10, melds=[{"kind": "pung", "tiles": ["F"] * 3, "exposed": True}]),
+    }}
+    for seed in range(4):
+        gt, seen = seen_of(layout, seed)
+        seats = group_tiles(seen, SIZE)
+        b = seats["bottom"]
+        assert b["winning_tile"] == "C"
+        assert b["concealed"] == ["1p", "2p", "3p", "C"]
+        assert sorted(b["flowers"]) == ["h1", "h6"]
+        assert {"kind": "kong", "tiles": ["9s"] * 4, "exposed": False} in b["melds"]
+        assert {"kind": "pung", "tiles": ["E"] * 3, "exposed": True} in b["melds"]
+        assert {"kind": "chow", "tiles": ["3m", "4m", "5m"], "exposed": True} in b["melds"]
+        assert seats["right"]["hand_hidden"] and seats["right"]["concealed"] == []
+        assert seats["right"]["discards"] == ["1m", "2m", "3m", "4m", "5m", "6m", "7m"]
+        assert seats["left"]["hand_hidden"] and seats["left"]["melds"] == [{"kind": "pung", "tiles": ["F"] * 3,
+                                                                             "exposed": True}]
+        assert seats["top"]["winning_tile"] is None and len(seats["top"]["concealed"]) == 13
+        backs = [s for s in seen if s.code == "back" and s.role == "meld"]
+        assert len(backs) == 2
+        assert all(s.role == "wall" for s in seen if s.state == "face_down" and s.role != "meld")
+        assert all(s.role == "hand" for s in seen if s.state == "standing")
+
+
+def test_a_group_that_is_no_meld_is_unknown_and_never_in_the_hand():
+    layout = {"wall_stacks": 0, "seats": {
+        "bottom": seat(melds=[{"kind": "chow", "tiles": ["1m", "5p", "E"], "exposed": True},
+                              {"kind": "pung", "tiles": ["2p"] * 3, "exposed": True}],
+                       concealed=["7s", "8s", "9s", "N", "N", "N", "W"], winning_tile="W")}}
+    gt, seen = seen_of(layout, 1)
+    seats = group_tiles(seen, SIZE)
+    b = seats["bottom"]
+    assert b["melds"] == [{"kind": "pung", "tiles": ["2p"] * 3, "exposed": True}]
+    assert b["concealed"] == ["7s", "8s", "9s", "N", "N", "N", "W"] and b["winning_tile"] == "W"
+    odd = [s for s in seen if s.code in ("1m", "5p", "E")]
+    assert len(odd) == 3 and all(s.role == "unknown" for s in odd)
+
+
+def test_touching_melds_are_split_into_valid_melds():
+    def tile(code, u):  # bottom meld row, touching tiles one width apart
+        return Seen(SIZE / 2 + u * 20, SIZE - 4 * 20, 20, 27, 0, "face_up", code)
+    codes = ["1m", "2m", "3m", "5p", "5p", "5p"]
+    tiles = [tile(c, i) for i, c in enumerate(codes)]
+    tiles += [Seen(SIZE / 2 + i * 20, SIZE - 30, 20, 27, 0, "face_up", "9m") for i in range(2)]  # hand row
+    seats = group_tiles(tiles, SIZE)
+    kinds = sorted(m["kind"] for m in seats["bottom"]["melds"])
+    assert kinds == ["chow", "pung"]
+    assert seats["bottom"]["concealed"] == ["9m", "9m"]
+
+
+def test_no_tiles_gives_empty_seats():
+    seats = group_tiles([], SIZE)
+    assert set(seats) == set(SIDES)
+    assert all(s["melds"] == [] and s["concealed"] == [] and s["winning_tile"] is None for s in seats.values())
+
+
+def test_seats_match_is_strict_about_winning_tile_and_melds():
+    a = seat(concealed=["1m", "2m"], winning_tile="3m", melds=[{"kind": "pung", "tiles": ["E"] * 3, "exposed": True}])
+    b = dict(a, concealed=["2m", "1m"])
+    assert seats_match(a, b)
+    assert not seats_match(a, dict(a, winning_tile="4m"))
+    assert not seats_match(a, dict(a, melds=[{"kind": "pung", "tiles": ["E"] * 3, "exposed": False}]))
