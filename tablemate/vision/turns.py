@@ -1,0 +1,161 @@
+"""Whose turn it is, from a sequence of recognitions taken during play.
+
+Why a separate, pure module: the seat LEDs must follow the game from what the
+camera sees (DESIGN.md "A hand at the table"), but a single frame is often
+wrong (a hand over the table, a tile in flight, a misread). So the tracker
+works on *counts* per seat (how many discards lie in front of it, how many
+exposed melds) and accepts a frame only if the change from the last accepted
+frame is one that play can produce (TABLE.md "During play"):
+
+- a new discard in front of a seat ends that seat's turn: the turn passes to
+  the next side in play order (bottom -> right -> top -> left);
+- a new exposed meld at a seat is a claim (or a kong of its own): the turn
+  moves to that seat; the claimed discard may leave the centre at the same
+  time (one discard fewer at another seat);
+- anything else (melds vanishing, discards vanishing without a claim, two
+  claims at once, no table seen, no recognition at all) is an *uncertain*
+  frame and changes nothing.
+
+A change must be seen in ``confirm`` consecutive frames before it counts, so
+one misread frame cannot move the turn. ``next_turn()`` is the NEXT button:
+the players correct the tracker by hand, and the next accepted frame is
+compared with what the tracker last accepted, so a correction is never undone
+by an old difference.
+
+No I/O, no models: the same code runs on ground-truth recognitions in tests.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SIDES = ("bottom", "right", "top", "left")  # play order, counter-clockwise from above
+
+
+def next_side(side: str) -> str:
+    return SIDES[(SIDES.index(side) + 1) % 4]
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What the tracker compares between frames: per side, discards and exposed melds."""
+
+    discards: tuple[tuple[str, ...], ...]
+    melds: tuple[tuple[tuple[str, ...], ...], ...]
+
+    @classmethod
+    def of(cls, recognition: dict | None) -> "Counts | None":
+        """The counts of a recognition; None when the frame shows no table."""
+        if not recognition or not isinstance(recognition.get("seats"), dict):
+            return None
+        seats = recognition["seats"]
+        discards, melds = [], []
+        for side in SIDES:
+            seat = seats.get(side) or {}
+            discards.append(tuple(seat.get("discards") or ()))
+            melds.append(tuple(tuple(m.get("tiles") or ()) for m in seat.get("melds") or ()))
+        if not any(discards) and not any(melds) and not recognition.get("tiles") and not any(
+                (seats.get(s) or {}).get("hand_hidden") for s in SIDES):
+            return None  # nothing at all seen: no table in view, not an empty table
+        return cls(tuple(discards), tuple(melds))
+
+    def key(self) -> tuple:
+        return tuple(len(d) for d in self.discards) + tuple(len(m) for m in self.melds)
+
+
+@dataclass
+class TurnTracker:
+    """Follows the turn; feed it one recognition per frame with :meth:`update`."""
+
+    turn: str = "bottom"
+    confirm: int = 1
+    accepted: Counts | None = None
+    #: True when the last frame given to :meth:`update` was uncertain.
+    last_uncertain: bool = False
+    _pending: tuple | None = field(default=None, repr=False)
+    _seen: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.turn not in SIDES:
+            raise ValueError(f"unknown side {self.turn!r}: expected one of {', '.join(SIDES)}")
+        if self.confirm < 1:
+            raise ValueError("confirm must be at least 1 frame")
+
+    def next_turn(self) -> dict:
+        """The NEXT button: pass the turn by hand."""
+        self.turn = next_side(self.turn)
+        self._pending, self._seen = None, 0
+        return {"kind": "next", "side": self.turn}
+
+    def update(self, recognition: dict | None) -> dict | None:
+        """Take one frame; return the event it caused, or None.
+
+        An uncertain frame returns None and changes nothing; ``last_uncertain``
+        tells the caller so it can say so.
+        """
+        self.last_uncertain = False
+        counts = Counts.of(recognition)
+        if counts is None:
+            self.last_uncertain = True
+            return None
+        if self.accepted is None:  # the first table seen is the baseline
+            self.accepted = counts
+            return None
+        if counts.key() == self.accepted.key():
+            self._pending, self._seen = None, 0
+            return None
+        change = _interpret(self.accepted, counts, self.turn)
+        if change is None:
+            self.last_uncertain = True
+            return None
+        if counts.key() == self._pending:
+            self._seen += 1
+        else:
+            self._pending, self._seen = counts.key(), 1
+        if self._seen < self.confirm:
+            return None
+        self.accepted = counts
+        self._pending, self._seen = None, 0
+        self.turn = change.pop("turn")
+        return change
+
+
+def _interpret(before: Counts, after: Counts, turn: str) -> dict | None:
+    """The event that takes ``before`` to ``after`` (plus the new turn), or None."""
+    dd = [len(a) - len(b) for a, b in zip(after.discards, before.discards)]
+    dm = [len(a) - len(b) for a, b in zip(after.melds, before.melds)]
+    if any(d < 0 for d in dm) or sum(dm) > 1:
+        return None
+    if any(d < -1 for d in dd) or sum(1 for d in dd if d < 0) > 1:
+        return None
+    if sum(dm) == 1:  # a claim, or a kong of one's own
+        claimer = SIDES[dm.index(1)]
+        c = SIDES.index(claimer)
+        lost = [SIDES[i] for i, d in enumerate(dd) if d < 0]
+        if lost and lost[0] == claimer:
+            return None
+        if any(d > 0 for i, d in enumerate(dd) if i != c) or dd[c] > 1:
+            return None
+        event = {"kind": "claim", "side": claimer, "meld": list(after.melds[c][-1]),
+                 "from": lost[0] if lost else None}
+        if dd[c] == 1:
+            event["discard"] = after.discards[c][-1]
+            event["turn"] = next_side(claimer)
+        else:
+            event["turn"] = claimer
+        return event
+    if any(d < 0 for d in dd):
+        return None  # a discard left the centre but no meld appeared (yet)
+    gained = [i for i, d in enumerate(dd) if d > 0]
+    if any(dd[i] > 1 for i in gained):
+        return None
+    if len(gained) == 1:
+        side = SIDES[gained[0]]
+        return {"kind": "discard", "side": side, "tile": after.discards[gained[0]][-1], "turn": next_side(side)}
+    # several discards since the last accepted frame: only a run in play order from the turn
+    start = SIDES.index(turn)
+    run = [(start + k) % 4 for k in range(len(gained))]
+    if sorted(run) != gained:
+        return None
+    last = SIDES[run[-1]]
+    return {"kind": "discards", "sides": [SIDES[i] for i in run],
+            "tiles": [after.discards[i][-1] for i in run], "turn": next_side(last)}
