@@ -47,8 +47,11 @@ def _set_items(hand: Hand, reading: Reading, opts, hua_bao: bool) -> tuple[list[
     """Items and explanation lines of the sets and pairs (§3.2, D1-D3; §6)."""
     items: list[ScoreItem] = []
     lines: list[str] = []
-    for g in reading.groups:
+    # Sets before pairs, as a player lays them out; sort is stable, so declared melds lead.
+    for g in sorted(reading.groups, key=lambda g: g.kind == "pair"):
         note = _claimed_note(g)
+        if g.kind == "pung" and g.tile in reading.loose:
+            note = f" (four {g.tile.code} not declared as a kong count as a concealed pung)"
         if g.kind == "chow":
             state = "Concealed" if g.concealed else "Exposed"
             lines.append(f"{state} chow {g.text()}: 0 points{note}")
@@ -126,6 +129,11 @@ def _evaluate(hand: Hand, reading: Reading, opts, hua_bao: bool) -> _Outcome | N
     lines = set_lines + hand_lines
     if reading.loose:
         lines.append(f"No scoring set: {' '.join(t.code for t in reading.loose)}")
+    if not winner:
+        lines.append(
+            "Did not go out: sets, pairs and bonus tiles count with their doublings; "
+            "no Mah-Jongg bonus" + (", flushes or limit hands" if hua_bao else "")
+        )
     points = sum(i.points * i.count for i in items)
     doublings = sum(i.doublings * i.count for i in items)
     raw = _round(points * 2**doublings, opts.rounding)
@@ -179,7 +187,8 @@ def score(hand: Hand, options: dict | ClassicalOptions | BeginnerOptions | None 
     that does not make a Mah-Jongg).
 
     >>> from ..notation import parse_hand
-    >>> score(parse_hand("[123s] [456m] [555s] 78p 22m +9p", seat_wind="S", self_drawn=True)).total
+    >>> from ..tiles import Tile
+    >>> score(parse_hand("[123s] [456m] [555s] 78p 22m +9p", seat_wind=Tile.SOUTH, self_drawn=True)).total
     22
     """
     if ruleset not in RULESETS:

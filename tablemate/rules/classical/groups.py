@@ -104,7 +104,7 @@ def winner_readings(hand: Hand, claimed_exposes: bool, specials: frozenset[str])
             yield Reading(declared + tuple(closed[:i] + [done] + closed[i + 1 :]), STANDARD)
     if hand.melds:
         return
-    if SEVEN_PAIRS in specials and len(counts) and all(c in (0, 2) for c in counts) and sum(counts) == 14:
+    if SEVEN_PAIRS in specials and all(c in (0, 2) for c in counts) and sum(counts) == 14:
         groups = []
         for t, c in enumerate(counts):
             if c:
@@ -127,7 +127,6 @@ def loser_readings(hand: Hand, pairs: str) -> Iterator[Reading]:
     counts = Counter(hand.concealed)
     pungs = tuple(Group("pung", t, True) for t in sorted(counts) if counts[t] >= 3)
     pair_tiles = [t for t in sorted(counts) if counts[t] == 2]
-    in_pung = {g.tile for g in pungs}
 
     def reading(chosen: list[Tile]) -> Reading:
         used = Counter({g.tile: 3 for g in pungs})
@@ -140,7 +139,6 @@ def loser_readings(hand: Hand, pairs: str) -> Iterator[Reading]:
         yield reading(pair_tiles)
     elif pairs == "one" and pair_tiles:
         for t in pair_tiles:
-            if t not in in_pung:
-                yield reading([t])
+            yield reading([t])
     else:
         yield reading([])
