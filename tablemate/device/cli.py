@@ -13,6 +13,7 @@ import sys
 #: Modules that add subcommands, in the order `tablemate --help` lists them.
 SUBCOMMAND_MODULES = [
     "tablemate.device.cli_score",
+    "tablemate.device.cli_recognize",
     "tablemate.device.cli_settle",
     "tablemate.device.cli_match",
 ]

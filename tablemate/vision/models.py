@@ -1,0 +1,82 @@
+"""Loading the ONNX models, checked against their recorded sha256.
+
+Why the check: a model file cut short by a failed copy or replaced by a
+different version gives plausible but wrong tiles; refusing it with a clear
+message is better. Each ``models/NAME.onnx`` has ``models/NAME.onnx.sha256``.
+Sessions run on one thread (the Pi budget is one core) and are cached.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .contract import DET_CLASSES, READER_CLASSES
+from .errors import VisionError
+
+MODELS_DIR = Path(os.environ.get("TABLEMATE_MODELS", Path(__file__).resolve().parents[2] / "models"))
+DETECTOR = "tile_detector.onnx"
+READER = "tile_reader.onnx"
+
+
+def expected_sha256(path: Path) -> str:
+    side = path.with_name(path.name + ".sha256")
+    try:
+        return side.read_text().split()[0].strip().lower()
+    except (OSError, IndexError):
+        raise VisionError(f"the checksum file {side} is missing; reinstall the models") from None
+
+
+def verify(path: Path) -> None:
+    """Raise VisionError if the model file is missing or does not match its sha256."""
+    if not path.is_file():
+        raise VisionError(f"the model file {path} is missing; reinstall tablemate or its models/ folder")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != expected_sha256(path):
+        raise VisionError(f"the model file {path} is corrupt (its sha256 does not match); reinstall it")
+
+
+@functools.lru_cache(maxsize=8)
+def _session(path_str: str, mtime: float, classes: tuple[str, ...]):
+    import onnxruntime as ort
+    path = Path(path_str)
+    verify(path)
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    so.inter_op_num_threads = 1
+    so.log_severity_level = 3
+    try:
+        sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+    except Exception as e:  # onnxruntime raises its own exception types
+        raise VisionError(f"the model file {path} cannot be loaded: {e}") from None
+    meta = sess.get_modelmeta().custom_metadata_map
+    if tuple(meta.get("classes", "").split(",")) != classes:
+        raise VisionError(f"the model file {path} was made for other tile classes; reinstall it")
+    return sess
+
+
+def session(name: str, models_dir: Path | None = None):
+    path = Path(models_dir or MODELS_DIR) / name
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = 0.0
+    classes = DET_CLASSES if name == DETECTOR else READER_CLASSES
+    return _session(str(path), mtime, classes)
+
+
+def run_detector(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(heat 3xHxW, size 2xHxW, orientation probs 4xHxW) for one rectified image blob."""
+    heat, size, orient = session(DETECTOR, models_dir).run(None, {"image": blob})
+    return heat[0], size[0], orient[0]
+
+
+def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(face probabilities Nx43, upside-down probabilities Nx2) for a batch of crops."""
+    if len(blob) == 0:
+        return np.zeros((0, len(READER_CLASSES)), np.float32), np.zeros((0, 2), np.float32)
+    probs, flip = session(READER, models_dir).run(None, {"crops": blob})
+    return probs, flip

@@ -1,0 +1,179 @@
+"""Photo -> recognition (FORMATS.md "A recognition"): the whole vision pipeline.
+
+Stages, each timed by the latency benchmark:
+
+1. ``load``: decode the file (JPEG at half resolution when large: the tiles
+   stay 25+ pixels wide, and decoding is four times faster);
+2. ``calibrate``: the given calibration, checked against the image, or the
+   play area found automatically; none found means an empty recognition;
+3. ``rectify``: warp the play area to the detector's top-down square;
+4. ``detect``: the detector finds every tile, its state and orientation;
+5. ``read``: each face-up tile is cut upright from the photo and read;
+6. ``group``: table conventions give sides, roles, groups and seats.
+"""
+from __future__ import annotations
+
+import io
+import os
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from .calibration import Calibration, check_fits, find_play_area, load_calibration
+from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_SCALE, crop_tile, detector_blob,
+                       quad_from_box, reader_blob)
+from .errors import VisionError
+from .grouping import SIDES, Seen, empty_seat, group_tiles
+from .models import run_detector, run_reader
+
+HEAT_THRESHOLD = 0.35
+MAX_DECODE_SIDE = 2400   # decode larger JPEGs at 1/2 or 1/4 scale
+
+
+def load_image(path: str | os.PathLike) -> tuple[np.ndarray, tuple[int, int], float]:
+    """(BGR image, full (w, h), scale of the returned image relative to full size)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise VisionError(f"{path} is a folder, not an image") from None
+    except OSError as e:
+        raise VisionError(f"cannot read the image {path}: {e.strerror or e}") from None
+    if not data:
+        raise VisionError(f"the image {path} is empty (0 bytes)")
+    buf = np.frombuffer(data, np.uint8)
+    try:  # the true size, from the header only
+        with Image.open(io.BytesIO(data)) as im:
+            w, h = im.size
+    except Exception:
+        raise VisionError(f"{path} is not an image tablemate can read (use JPEG or PNG)") from None
+    if min(w, h) < 64:
+        raise VisionError(f"the image {path} is too small ({w}x{h}) to show a table")
+    flag, scale = cv2.IMREAD_COLOR, 1.0
+    if max(w, h) > 2 * MAX_DECODE_SIDE:
+        flag, scale = cv2.IMREAD_REDUCED_COLOR_4, 0.25
+    elif max(w, h) > MAX_DECODE_SIDE:
+        flag, scale = cv2.IMREAD_REDUCED_COLOR_2, 0.5
+    img = cv2.imdecode(buf, flag)
+    if img is None:
+        raise VisionError(f"{path} is not an image tablemate can read (use JPEG or PNG)")
+    scale = img.shape[1] / w
+    return img, (w, h), scale
+
+
+def empty_recognition(w: int, h: int) -> dict:
+    return {"image": {"width": w, "height": h}, "tiles": [], "seats": {s: empty_seat() for s in SIDES}}
+
+
+def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
+    """Tiles in the top-down square (centre, size, orientation, state), no codes yet."""
+    heat, size, orient = run_detector(detector_blob(rectified), models_dir)
+    m = heat.max(0)
+    cls = heat.argmax(0)
+    peaks = (m >= cv2.dilate(m, np.ones((3, 3), np.uint8))) & (m > HEAT_THRESHOLD)
+    out = []
+    gh, gw = m.shape
+    for y, x in zip(*np.nonzero(peaks)):
+        dx = dy = 0.0
+        if 0 < x < gw - 1:
+            den = m[y, x - 1] - 2 * m[y, x] + m[y, x + 1]
+            dx = float(np.clip(0.5 * (m[y, x - 1] - m[y, x + 1]) / den, -0.5, 0.5)) if den < 0 else 0.0
+        if 0 < y < gh - 1:
+            den = m[y - 1, x] - 2 * m[y, x] + m[y + 1, x]
+            dy = float(np.clip(0.5 * (m[y - 1, x] - m[y + 1, x]) / den, -0.5, 0.5)) if den < 0 else 0.0
+        w, h = (float(v) * SIZE_SCALE for v in size[:, y, x])
+        o = int(orient[:, y, x].argmax())
+        out.append(Seen((x + dx) * DET_STRIDE, (y + dy) * DET_STRIDE, max(w, 2.0), max(h, 2.0), o,
+                        DET_CLASSES[int(cls[y, x])], "back", float(m[y, x])))
+    return out
+
+
+def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None) -> None:
+    """Read every face-up tile (in place): code, confidence, and orientation fixed if it was upside down."""
+    faces = [t for t in tiles if t.state == "face_up"]
+    if not faces:
+        return
+
+    def quads(ts):
+        q = np.stack([quad_from_box(t.cx, t.cy, t.w, t.h, t.orient) for t in ts])
+        return cv2.perspectiveTransform(q.reshape(-1, 1, 2), to_image).reshape(-1, 4, 2)
+
+    probs, flip = run_reader(reader_blob([crop_tile(image, q) for q in quads(faces)]), models_dir)
+    again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
+    if again:
+        for i in again:
+            faces[i].orient = (faces[i].orient + 2) % 4
+        p2, _ = run_reader(reader_blob([crop_tile(image, q) for q in quads([faces[i] for i in again])]), models_dir)
+        for j, i in enumerate(again):
+            if p2[j].max() >= probs[i].max():
+                probs[i] = p2[j]
+            else:
+                faces[i].orient = (faces[i].orient + 2) % 4
+    for t, p in zip(faces, probs):
+        k = int(p.argmax())
+        t.code, t.confidence = READER_CLASSES[k], float(p[k])
+        if t.code == "back":
+            t.state = "face_down"
+
+
+def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
+                    models_dir=None, timings: dict | None = None) -> dict:
+    """The recognition of an already decoded image (``scale`` = its size / full size)."""
+    tm = timings if timings is not None else {}
+    t0 = time.perf_counter()
+    w, h = full_size
+    if cal is None:
+        cal = find_play_area(image)
+        if cal is not None:
+            cal = Calibration((w, h), tuple((x / scale, y / scale) for x, y in cal.corners))
+    tm["calibrate"] = time.perf_counter() - t0
+    if cal is None:
+        return empty_recognition(w, h)
+    t0 = time.perf_counter()
+    hom = cal.homography(DET_SIZE, scale)
+    rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
+    tm["rectify"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    tiles = detect(rectified, models_dir)
+    tm["detect"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    to_image = np.linalg.inv(hom)
+    read(tiles, image, to_image, models_dir)
+    tm["read"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    seats = group_tiles(tiles, DET_SIZE)
+    to_full = np.linalg.inv(cal.homography(DET_SIZE, 1.0))
+    out_tiles = []
+    for t in tiles:
+        if t.state == "standing":
+            continue
+        q = quad_from_box(t.cx, t.cy, t.w, t.h, t.orient).reshape(-1, 1, 2)
+        q = cv2.perspectiveTransform(q, to_full).reshape(4, 2)
+        out_tiles.append({"code": t.code, "confidence": round(t.confidence, 3), "face_up": t.state == "face_up",
+                          "corners": [[int(round(x)), int(round(y))] for x, y in q],
+                          "side": t.side, "role": t.role, "group": t.group})
+    tm["group"] = time.perf_counter() - t0
+    return {"image": {"width": w, "height": h}, "tiles": out_tiles, "seats": seats}
+
+
+def recognize_image(path: str, calibration_path: str | None = None, *, models_dir=None,
+                    timings: dict | None = None) -> dict:
+    """The recognition (FORMATS.md) of the photo at ``path``.
+
+    ``calibration_path``: a TABLE.md calibration file; without it the play
+    area is found automatically, and a photo with no table in it gives an
+    empty recognition. Raises ``VisionError`` (a ``TablemateError``) with a
+    player-readable message for an unreadable or empty image, a calibration
+    that does not fit the image, or a missing or corrupt model file.
+    """
+    tm = timings if timings is not None else {}
+    t0 = time.perf_counter()
+    cal = load_calibration(calibration_path) if calibration_path else None
+    image, (w, h), scale = load_image(path)
+    if cal is not None:
+        cal = check_fits(cal, w, h)
+    tm["load"] = time.perf_counter() - t0
+    return recognize_array(image, (w, h), scale, cal, models_dir, tm)

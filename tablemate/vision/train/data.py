@@ -1,0 +1,133 @@
+"""Rendering the training sets for the reader and the detector.
+
+Why a separate step: rendering is the slow part, and the two trainers read
+the same arrays many times. Output goes to a scratch folder (never the repo).
+Only the ``train`` family of styles is used here; ``holdout`` is for the
+benchmark.
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tablemate.rules.tiles import Tile
+from tablemate.vision.contract import (DET_SIZE, READER_CLASSES, crop_tile, orient_of)
+from tablemate.vision.render import random_layout, render_topdown
+from tablemate.vision.render.layout import SIDES
+
+ALL_CODES = [t.code for t in Tile]
+
+
+def reader_layout(rng: np.random.Generator) -> dict:
+    """Tiles of every kind in equal shares, laid out like revealed hands (bonus tiles included)."""
+    seats = {}
+    for side in SIDES:
+        pick = lambda n: [ALL_CODES[i] for i in rng.integers(0, 42, n)]  # noqa: E731
+        melds = []
+        for _ in range(int(rng.integers(0, 3))):
+            c = pick(3)
+            m = {"kind": "chow", "tiles": c, "exposed": True}
+            if rng.random() < 0.4:
+                m["turned"] = int(rng.integers(0, 3))
+            melds.append(m)
+        if rng.random() < 0.3:
+            c = pick(1)[0]
+            melds.append({"kind": "kong", "tiles": [c] * 4, "exposed": False})
+        seats[side] = {"melds": melds, "concealed": pick(13 - 3 * min(len(melds), 3)), "flowers": [],
+                       "winning_tile": pick(1)[0] if rng.random() < 0.5 else None,
+                       "hand_hidden": False, "discards": pick(int(rng.integers(0, 13)))}
+    return {"seats": seats, "wall_stacks": int(rng.integers(0, 12))}
+
+
+def jitter_quad(q: np.ndarray, rng: np.random.Generator, amount: float = 1.0) -> np.ndarray:
+    """The outline a detector might give: shifted, scaled and turned a little."""
+    c = q.mean(0)
+    w = np.linalg.norm(q[1] - q[0])
+    ang = np.deg2rad(rng.normal(0, 2.5 * amount))
+    rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+    s = 1 + rng.normal(0, 0.04 * amount)
+    return c + rng.normal(0, 0.06 * amount * w, 2) + ((q - c) @ rot.T) * s
+
+
+def _reader_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    layout = reader_layout(rng)
+    img, gt, _ = render_topdown(layout, seed, family="train", ppc=float(rng.uniform(8, 15)))
+    xs, ys, fl = [], [], []
+    backs = 0
+    for t in gt["tiles"]:
+        if t["code"] == "back":
+            backs += 1
+            if backs > 6:
+                continue
+        q = jitter_quad(np.array(t["corners"]), rng)
+        flip = rng.random() < 0.5
+        if flip:
+            q = q[[2, 3, 0, 1]]
+        xs.append(crop_tile(img, q))
+        ys.append(READER_CLASSES.index(t["code"]))
+        fl.append(int(flip))
+    return np.stack(xs), np.array(ys, np.int16), np.array(fl, np.int8)
+
+
+def _detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    layout = random_layout(rng, "scoring" if rng.random() < 0.6 else "play")
+    img, gt, info = render_topdown(layout, seed, family="train", out_size=DET_SIZE)
+    rows = []
+    scale = DET_SIZE / (info["size_cm"] * info["ppc"])  # 1 unless resized
+    for t in gt["tiles"]:
+        if t["role"] == "wall" and False:
+            continue
+        q = np.array(t["corners"]) * scale
+        rows.append(_box_row(q, 0 if t["face_up"] else 1))
+    for s in info["standing"]:
+        rows.append(_box_row(np.array(s["corners"]) * scale, 2))
+    return img, np.array(rows, np.float32)
+
+
+def _box_row(q: np.ndarray, cls: int) -> list[float]:
+    c = q.mean(0)
+    w = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    h = float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    return [float(c[0]), float(c[1]), w, h, float(orient_of(q)), float(cls)]
+
+
+def _init():
+    cv2.setNumThreads(1)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", default="/tmp/tm_data")
+    ap.add_argument("--reader-scenes", type=int, default=500)
+    ap.add_argument("--detector-scenes", type=int, default=600)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1000)
+    a = ap.parse_args(argv)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with mp.Pool(a.workers, initializer=_init) as pool:
+        if a.reader_scenes:
+            res = pool.map(_reader_scene, range(a.seed, a.seed + a.reader_scenes), chunksize=4)
+            np.savez(out / "reader.npz", x=np.concatenate([r[0] for r in res]),
+                     y=np.concatenate([r[1] for r in res]), flip=np.concatenate([r[2] for r in res]))
+            print("reader crops", sum(len(r[1]) for r in res), flush=True)
+        if a.detector_scenes:
+            seeds = range(a.seed + 100000, a.seed + 100000 + a.detector_scenes)
+            res = pool.map(_detector_scene, seeds, chunksize=4)
+            imgs = np.stack([r[0] for r in res])
+            boxes = [r[1] for r in res]
+            np.save(out / "det_images.npy", imgs)
+            np.save(out / "det_boxes.npy", np.array(boxes, dtype=object), allow_pickle=True)
+            print("detector images", len(imgs), flush=True)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    main()

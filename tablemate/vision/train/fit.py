@@ -1,0 +1,272 @@
+"""Train a model on the rendered data and export it to ONNX in models/.
+
+    python -m tablemate.vision.train.fit reader   --data /tmp/tm_data --minutes 30
+    python -m tablemate.vision.train.fit detector --data /tmp/tm_data --minutes 30
+    python -m tablemate.vision.train.fit reader   --data /tmp/tm_data --smoke   # CI: one step
+
+Why a time budget instead of epochs: the machine is a shared 2-core CPU;
+a budget makes the cost of reproducing a model predictable. Seeds are fixed.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tablemate.vision.contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H, READ_W, READER_CLASSES,
+                                       SIZE_SCALE)
+from tablemate.vision.render.faces import FACE_H, FACE_W, real_photo_index, split_real
+
+MODELS = Path(__file__).resolve().parents[3] / "models"
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _set_meta(path: Path, meta: dict) -> None:
+    """Store the contract in the ONNX metadata and record the file's sha256 beside it."""
+    import onnx
+    m = onnx.load(str(path))
+    for k, v in meta.items():
+        p = m.metadata_props.add()
+        p.key, p.value = k, v
+    onnx.save(m, str(path))
+    path.with_name(path.name + ".sha256").write_text(f"{sha256(path)}  {path.name}\n")
+
+
+# ------------------------------------------------------------------ reader
+
+def _real_crops(rng: np.random.Generator, copies: int) -> tuple[np.ndarray, np.ndarray]:
+    """Training-split real photos, padded like a detector crop and colour-jittered."""
+    import cv2
+    train, _ = split_real(real_photo_index())
+    xs, ys = [], []
+    for code, paths in train.items():
+        for p in paths:
+            im = cv2.imread(str(p))
+            for _ in range(copies):
+                bg = rng.uniform(20, 160, 3)
+                mx, my = int(im.shape[1] * 0.1), int(im.shape[0] * 0.1)
+                pad = np.empty((im.shape[0] + 2 * my, im.shape[1] + 2 * mx, 3), np.float32)
+                pad[:] = bg
+                pad[my:-my, mx:-mx] = im
+                dx, dy = rng.normal(0, 0.05, 2) * [im.shape[1], im.shape[0]]
+                s = 1 + rng.normal(0, 0.04)
+                ang = rng.normal(0, 2.5)
+                m = cv2.getRotationMatrix2D((pad.shape[1] / 2, pad.shape[0] / 2), ang, s)
+                m[:, 2] += (dx, dy)
+                pad = cv2.warpAffine(pad, m, (pad.shape[1], pad.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+                xs.append(cv2.resize(pad, (READ_W, READ_H), interpolation=cv2.INTER_AREA).astype(np.uint8))
+                ys.append(READER_CLASSES.index(code))
+    return np.stack(xs), np.array(ys, np.int16)
+
+
+def _augment(xb, rng, torch):
+    """Photometric jitter on a float batch (N,3,H,W) in 0..1."""
+    n = xb.shape[0]
+    gain = torch.from_numpy(rng.uniform(0.75, 1.25, (n, 3, 1, 1)).astype(np.float32))
+    bright = torch.from_numpy(rng.uniform(-0.12, 0.12, (n, 1, 1, 1)).astype(np.float32))
+    xb = xb * gain + bright
+    xb = xb + torch.randn_like(xb) * float(rng.uniform(0, 0.03))
+    return xb.clamp(0, 1)
+
+
+def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS) -> dict:
+    import torch
+    import torch.nn.functional as F
+    from .nets import Reader, ReaderExport
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    d = np.load(data / "reader.npz")
+    x, y, flip = d["x"], d["y"].astype(np.int64), d["flip"].astype(np.int64)
+    rx, ry = _real_crops(rng, 2 if smoke else 12)
+    x = np.concatenate([x, rx])
+    y = np.concatenate([y, ry.astype(np.int64)])
+    flip = np.concatenate([flip, np.zeros(len(ry), np.int64)])
+    perm = rng.permutation(len(x))
+    n_val = max(1, len(x) // 12)
+    val, tr = perm[:n_val], perm[n_val:]
+    print(f"reader: {len(tr)} train crops, {len(val)} validation", flush=True)
+    net = Reader(len(READER_CLASSES))
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    to_t = lambda a: torch.from_numpy(a[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255.0)  # noqa: E731
+    t0, step, bs = time.time(), 0, 128
+    budget = 0 if smoke else minutes * 60
+    total_est = None
+    while True:
+        idx = tr[rng.integers(0, len(tr), bs)]
+        xb = _augment(to_t(x[idx]), rng, torch)
+        # Upside-down copies teach the flip head; crops already flipped in the data stay labelled.
+        fb = torch.from_numpy(flip[idx])
+        rot = torch.from_numpy(rng.random(bs) < 0.25)
+        xb[rot] = torch.flip(xb[rot], dims=(2, 3))
+        fb = torch.where(rot, 1 - fb, fb)
+        face, fl = net(xb)
+        loss = F.cross_entropy(face, torch.from_numpy(y[idx]), label_smoothing=0.02) + 0.5 * F.cross_entropy(fl, fb)
+        frac = min(1.0, (time.time() - t0) / budget) if budget else 1.0
+        for g in opt.param_groups:
+            g["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 200 == 0:
+            print(f"step {step} loss {loss.item():.4f} t {time.time() - t0:.0f}s", flush=True)
+        if smoke or time.time() - t0 > budget:
+            break
+    net.eval()
+    with torch.no_grad():
+        logits, flips = [], []
+        for i in range(0, len(val), 512):
+            a, b = net(to_t(x[val[i:i + 512]]))
+            logits.append(a)
+            flips.append(b)
+        logits = torch.cat(logits)
+        flips = torch.cat(flips)
+        yv = torch.from_numpy(y[val])
+        acc = float((logits.argmax(1) == yv).float().mean())
+        flip_acc = float((flips.argmax(1) == torch.from_numpy(flip[val])).float().mean())
+        best_t, best_nll = 1.0, 1e9
+        for t in np.linspace(0.5, 3.0, 26):
+            nll = float(F.cross_entropy(logits / t, yv))
+            if nll < best_nll:
+                best_t, best_nll = float(t), nll
+    print(f"reader validation accuracy {acc:.4f} flip {flip_acc:.4f} temperature {best_t:.2f}", flush=True)
+    out = Path(out_dir) / ("reader_smoke.onnx" if smoke else "tile_reader.onnx")
+    exp = ReaderExport(net, best_t).eval()
+    torch.onnx.export(exp, torch.zeros(1, 3, READ_H, READ_W), str(out), input_names=["crops"],
+                      output_names=["probs", "flip"], dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "flip": {0: "n"}},
+                      opset_version=17, dynamo=False)
+    _set_meta(out, {"classes": ",".join(READER_CLASSES), "input": f"RGB 0..1 NCHW {READ_H}x{READ_W}",
+                    "temperature": f"{best_t:.3f}"})
+    res = {"model": out.name, "steps": step, "train_crops": int(len(tr)), "val_crops": int(len(val)),
+           "val_accuracy": acc, "val_flip_accuracy": flip_acc, "temperature": best_t,
+           "minutes": (time.time() - t0) / 60, "sha256": sha256(out)}
+    if not smoke:
+        (Path(out_dir) / "tile_reader.train.json").write_text(json.dumps(res, indent=2) + "\n")
+    return res
+
+
+# ------------------------------------------------------------------ detector
+
+def _targets(boxes: np.ndarray, out: int, ox: float, oy: float, k: int, crop: int):
+    """Heatmap, size, orientation and mask targets for one crop at stride 4."""
+    heat = np.zeros((len(DET_CLASSES), out, out), np.float32)
+    size = np.zeros((2, out, out), np.float32)
+    orient = np.full((out, out), -1, np.int64)
+    ys, xs = np.mgrid[0:out, 0:out].astype(np.float32)
+    for cx, cy, w, h, o, c in boxes:
+        x, y = cx - ox, cy - oy
+        # rotate by k quarter turns (np.rot90 convention, counter-clockwise on screen)
+        for _ in range(k):
+            x, y = y, crop - 1 - x
+            o = (o + 3) % 4
+        gx, gy = x / DET_STRIDE, y / DET_STRIDE
+        if not (-1 <= gx < out + 1 and -1 <= gy < out + 1):
+            continue
+        sig = max(0.6, min(w, h) / DET_STRIDE / 5)
+        g = np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sig * sig))
+        heat[int(c)] = np.maximum(heat[int(c)], g)
+        ix, iy = int(round(gx)), int(round(gy))
+        for jy in range(iy - 1, iy + 2):
+            for jx in range(ix - 1, ix + 2):
+                if 0 <= jx < out and 0 <= jy < out:
+                    size[:, jy, jx] = (w / SIZE_SCALE, h / SIZE_SCALE)
+                    orient[jy, jx] = int(o)
+        if 0 <= ix < out and 0 <= iy < out:
+            heat[int(c), iy, ix] = 1.0
+    return heat, size, orient
+
+
+def _focal(pred, gt, torch):
+    p = pred.clamp(1e-4, 1 - 1e-4)
+    pos = gt.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p ** 2 * (1 - gt) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS) -> dict:
+    import torch
+    import torch.nn.functional as F
+    from .nets import Detector, DetectorExport
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    imgs = np.load(data / "det_images.npy", mmap_mode="r")
+    boxes = np.load(data / "det_boxes.npy", allow_pickle=True)
+    n_val = max(1, len(imgs) // 15)
+    tr = np.arange(n_val, len(imgs))
+    print(f"detector: {len(tr)} train images, {n_val} validation", flush=True)
+    net = Detector()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    crop, bs = 320, 8
+    out = crop // DET_STRIDE
+    t0, step = time.time(), 0
+    budget = 0 if smoke else minutes * 60
+    while True:
+        xb, hb, sb, ob = [], [], [], []
+        for i in rng.choice(tr, bs):
+            ox, oy = rng.integers(0, DET_SIZE - crop + 1, 2)
+            k = int(rng.integers(0, 4))
+            im = np.rot90(imgs[i][oy:oy + crop, ox:ox + crop], k)
+            h, s, o = _targets(boxes[i], out, ox, oy, k, crop)
+            xb.append(im[..., ::-1].astype(np.float32).transpose(2, 0, 1) / 255.0)
+            hb.append(h), sb.append(s), ob.append(o)
+        xb = _augment(torch.from_numpy(np.stack(xb)), rng, torch)
+        hb, sb, ob = (torch.from_numpy(np.stack(a)) for a in (hb, sb, ob))
+        ph, ps, po = net(xb)
+        mask = (ob >= 0).float().unsqueeze(1)
+        l_heat = _focal(torch.sigmoid(ph), hb, torch)
+        l_size = (F.l1_loss(ps, sb, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
+        l_or = F.cross_entropy(po, ob, ignore_index=-1) if (ob >= 0).any() else po.sum() * 0
+        loss = l_heat + l_size + 0.5 * l_or
+        frac = min(1.0, (time.time() - t0) / budget) if budget else 1.0
+        for g in opt.param_groups:
+            g["lr"] = 2e-3 * 0.5 * (1 + np.cos(np.pi * frac))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 100 == 0:
+            print(f"step {step} heat {l_heat.item():.3f} size {l_size.item():.3f} orient {l_or.item():.3f} "
+                  f"t {time.time() - t0:.0f}s", flush=True)
+        if smoke or time.time() - t0 > budget:
+            break
+    net.eval()
+    path = Path(out_dir) / ("detector_smoke.onnx" if smoke else "tile_detector.onnx")
+    torch.onnx.export(DetectorExport(net).eval(), torch.zeros(1, 3, DET_SIZE, DET_SIZE), str(path),
+                      input_names=["image"], output_names=["heat", "size", "orient"], opset_version=17, dynamo=False)
+    _set_meta(path, {"classes": ",".join(DET_CLASSES), "input": f"RGB 0..1 NCHW {DET_SIZE}x{DET_SIZE}",
+                     "stride": str(DET_STRIDE), "size_scale": str(SIZE_SCALE)})
+    res = {"model": path.name, "steps": step, "train_images": int(len(tr)), "val_images": int(n_val),
+           "minutes": (time.time() - t0) / 60, "sha256": sha256(path)}
+    if not smoke:
+        (Path(out_dir) / "tile_detector.train.json").write_text(json.dumps(res, indent=2) + "\n")
+    print(res, flush=True)
+    return res
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("model", choices=["reader", "detector"])
+    ap.add_argument("--data", default="/tmp/tm_data")
+    ap.add_argument("--minutes", type=float, default=30)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--smoke", action="store_true", help="one training step, exported to *_smoke.onnx")
+    ap.add_argument("--out-dir", default=str(MODELS), help="where the .onnx goes (default: models/)")
+    a = ap.parse_args(argv)
+    import torch
+    torch.set_num_threads(a.threads)
+    fn = fit_reader if a.model == "reader" else fit_detector
+    print(json.dumps(fn(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir)), indent=2))
+
+
+if __name__ == "__main__":
+    main()

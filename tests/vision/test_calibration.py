@@ -1,0 +1,85 @@
+"""Calibration files, fitting them to an image, and finding the mat automatically."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from tablemate.vision.calibration import check_fits, find_play_area, load_calibration, parse_calibration
+from tablemate.vision.errors import VisionError
+from tablemate.rules.errors import TablemateError
+
+GOOD = {"image_size": [4608, 2592], "corners": [[812, 2410], [3790, 2398], [3702, 188], [901, 170]]}
+
+
+def test_the_table_md_example_loads_and_maps_corners_to_the_square(tmp_path):
+    p = tmp_path / "cal.json"
+    p.write_text(json.dumps(GOOD))
+    cal = check_fits(load_calibration(p), 4608, 2592)
+    hom = cal.homography(640)
+    pts = cv2.perspectiveTransform(np.float64(GOOD["corners"]).reshape(-1, 1, 2), hom).reshape(-1, 2)
+    assert np.allclose(pts, [[0, 640], [640, 640], [640, 0], [0, 0]], atol=1e-6)
+
+
+def test_a_calibration_at_half_resolution_is_scaled():
+    cal = check_fits(parse_calibration({"image_size": [2304, 1296], "corners": [[x / 2, y / 2] for x, y in GOOD["corners"]]}),
+                     4608, 2592)
+    assert np.allclose(cal.corners, GOOD["corners"])
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"image_size": [4608, 2592]}, "four"),
+    ({"image_size": [4608, 2592], "corners": [[0, 0], [1, 1], [2, 2]]}, "four corners"),
+    ({"image_size": "big", "corners": GOOD["corners"]}, "image_size"),
+])
+def test_malformed_calibrations_are_refused(data, words):
+    with pytest.raises(VisionError, match=words):
+        parse_calibration(data)
+
+
+def test_calibration_errors_are_tablemate_errors(tmp_path):
+    p = tmp_path / "cal.json"
+    p.write_text("{not json")
+    with pytest.raises(TablemateError, match="not JSON"):
+        load_calibration(p)
+    with pytest.raises(VisionError, match="cannot read"):
+        load_calibration(tmp_path / "missing.json")
+
+
+def test_a_calibration_for_another_camera_does_not_fit():
+    with pytest.raises(VisionError, match="4608x2592 image but this image is 1000x1000"):
+        check_fits(parse_calibration(GOOD), 1000, 1000)
+
+
+def test_corners_outside_the_image_or_in_the_wrong_order_do_not_fit():
+    far = dict(GOOD, corners=[[812, 2410], [9790, 2398], [3702, 188], [901, 170]])
+    with pytest.raises(VisionError, match="outside"):
+        check_fits(parse_calibration(far), 4608, 2592)
+    clockwise = dict(GOOD, corners=GOOD["corners"][::-1])
+    with pytest.raises(VisionError, match="order"):
+        check_fits(parse_calibration(clockwise), 4608, 2592)
+    crossed = dict(GOOD, corners=[GOOD["corners"][i] for i in (0, 2, 1, 3)])
+    with pytest.raises(VisionError):
+        check_fits(parse_calibration(crossed), 4608, 2592)
+
+
+def test_the_mat_is_found_on_a_rendered_photo():
+    from tablemate.vision.render import random_layout, render_scene
+    img, gt, cal = render_scene(random_layout(np.random.default_rng(4)), 4, image_size=(1152, 648))
+    found = find_play_area(img)
+    assert found is not None
+    err = np.linalg.norm(np.array(found.corners) - np.array(cal["corners"]), axis=1)
+    side = np.linalg.norm(np.array(cal["corners"][1]) - np.array(cal["corners"][0]))
+    assert err.max() < 0.04 * side, err
+
+
+@pytest.mark.parametrize("kind", ["noise", "gradient", "black"])
+def test_no_table_is_found_in_a_picture_without_one(kind):
+    rng = np.random.default_rng(0)
+    if kind == "noise":
+        img = rng.integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    elif kind == "gradient":
+        img = np.tile(np.linspace(0, 255, 640, dtype=np.uint8)[None, :, None], (480, 1, 3))
+    else:
+        img = np.zeros((480, 640, 3), np.uint8)
+    assert find_play_area(img) is None
