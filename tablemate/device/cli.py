@@ -16,6 +16,7 @@ SUBCOMMAND_MODULES = [
     "tablemate.device.cli_recognize",
     "tablemate.device.cli_settle",
     "tablemate.device.cli_match",
+    "tablemate.device.cli_run",
 ]
 
 

@@ -1,0 +1,72 @@
+"""`tablemate run --config FILE`: the appliance, as the systemd service runs it.
+
+Builds the real parts from the config file (camera, seat LEDs, buttons,
+display, ledger) and hands them to :class:`tablemate.device.service.Appliance`.
+SIGTERM (systemctl stop) and Ctrl-C end the loop after the current step; the
+LEDs and the display are then turned off and systemd is told STOPPING=1.
+Off the Pi, set GPIOZERO_PIN_FACTORY=mock and use display driver "dummy".
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+
+from ..rules.errors import TablemateError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="the appliance: camera, buttons, LEDs, display and the match ledger")
+    p.add_argument("--config", required=True, metavar="FILE", help="the TOML config (e.g. /etc/tablemate/tablemate.toml)")
+    p.add_argument("--calibration", metavar="FILE", help="the table's calibration (default: found in each image)")
+    p.add_argument("--frame-interval", type=float, default=0.5, metavar="SECONDS",
+                   help="how long to wait for a button before looking at the next frame (default 0.5)")
+    p.add_argument("-v", "--verbose", action="store_true", help="log every frame decision")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
+                        format="%(levelname)s %(message)s")
+    from .buttons import Buttons
+    from .camera import open_camera
+    from .config import ConfigError, load_config
+    from .display import DisplayError, open_display
+    from .i18n import Strings
+    from .ledger import Ledger
+    from .leds import SeatLights
+    from .service import Appliance, Outputs, recognize_frame
+
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    try:
+        cfg = load_config(args.config)
+        calibration = None
+        if args.calibration:
+            from ..vision.calibration import load_calibration
+            calibration = load_calibration(args.calibration)
+        strings = Strings(cfg.language)
+        ledger = Ledger(cfg.db)
+        lights = SeatLights.from_config(cfg.pins)
+        buttons = Buttons.from_config(cfg.pins)
+        display = open_display(cfg.display, strings)
+    except (ConfigError, DisplayError, TablemateError, OSError, ValueError) as err:
+        print(f"tablemate run: {err}", file=sys.stderr)
+        return 1
+    app = Appliance(ledger, Outputs(lights, display, strings), buttons, lambda: open_camera(cfg.camera),
+                    rules=cfg.rules, options=cfg.options,
+                    recognize=lambda image: recognize_frame(image, calibration),
+                    frame_interval=args.frame_interval)
+    try:
+        app.start()
+        app.run(stop)
+    finally:
+        for part in (buttons, lights, display, ledger):
+            try:
+                part.close()
+            except Exception:  # noqa: BLE001 - closing on the way out
+                pass
+    return 0
