@@ -17,6 +17,7 @@ SUBCOMMAND_MODULES = [
     "tablemate.device.cli_settle",
     "tablemate.device.cli_match",
     "tablemate.device.cli_run",
+    "tablemate.device.cli_demo",
 ]
 
 

@@ -199,7 +199,7 @@ class Appliance:
                 close()
                 self.echo(f"{what}: off")
             except Exception as err:  # noqa: BLE001 - shutting down must finish
-                log.warning("turning the %s off failed: %s", what, err)
+                log.warning("turning the %s off failed: %s", what, err, exc_info=True)
         if self.camera is not None:
             try:
                 self.camera.close()

@@ -1,0 +1,48 @@
+"""`tablemate demo` end to end on a small rendered session (MockFactory pins, luma dummy, FileCamera)."""
+from __future__ import annotations
+
+import json
+
+from tablemate.device.demo import run_demo, same_result
+from tablemate.device.session import demo_script, render_session
+
+
+def test_demo_plays_the_session_and_tells_how_each_hand_was_recorded(tmp_path):
+    lines: list[str] = []
+    report = run_demo(tmp_path, frame_size=(480, 270), still_size=(960, 540), echo=lines.append)
+    text = "\n".join(lines)
+    assert report["hands_played"] == 4
+    assert sum(report["standings"].values()) == 0 and any(report["standings"].values())
+    assert len(report["hands"]) == 4 and report["hands"][1].startswith("drawn")
+    for how in (report["hands"][0], report["hands"][2], report["hands"][3]):
+        # honest: a hand is only "read by vision" when vision's table matched the truth
+        assert how.startswith("read by vision") or how.startswith("CORRECTED")
+    if report["vision"]["read"] == 0:
+        assert "Hand not recognised" in text and "CORRECTED" in text
+    assert "Seat change" in text and "standings after 4 hands" in text
+    assert report["turn_right"] + report["next_presses"] >= report["frames"]
+    pngs = sorted((tmp_path / "display").glob("*.png"))
+    assert len(pngs) == report["display_frames"] > 10
+    assert lines[-2:] == ["  leds: off", "  display: off"]
+    assert json.loads((tmp_path / "report.json").read_text())["hands_played"] == 4
+
+
+def test_session_is_cached_and_deterministic(tmp_path):
+    one = render_session(tmp_path, frame_size=(320, 180), still_size=(320, 180))
+    two = render_session(tmp_path, frame_size=(320, 180), still_size=(320, 180))
+    assert not one["cached"] and two["cached"]
+    timeline, images = demo_script()
+    assert len(one["files"]) == len(images)
+    consumed = sum(1 for e in timeline if e["do"] == "frame" or e.get("button") == "mahjong")
+    assert consumed == len(images)  # every image is taken exactly once, in order
+
+
+def test_same_result_compares_winner_discarder_and_tiles():
+    timeline, _ = demo_script()
+    truth = next(e["table"] for e in timeline if e["do"] == "score")
+    assert same_result(json.loads(json.dumps(truth)), truth)
+    other = json.loads(json.dumps(truth))
+    w = other["winner"]
+    other["seats"][w]["concealed"][0] = "9s"
+    assert not same_result(other, truth)
+    assert not same_result(None, truth)
