@@ -18,6 +18,7 @@ SUBCOMMAND_MODULES = [
     "tablemate.device.cli_match",
     "tablemate.device.cli_run",
     "tablemate.device.cli_demo",
+    "tablemate.device.cli_track",
 ]
 
 
