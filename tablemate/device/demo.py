@@ -53,7 +53,8 @@ def same_result(pending: dict | None, truth: dict) -> bool:
 
 
 def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(1152, 648), still_size=(2304, 1296),
-             echo: Callable[[str], None] = print) -> dict:
+             truth: bool = False, echo: Callable[[str], None] = print) -> dict:
+    """Play the session; ``truth`` replaces vision by the renderer's ground truth (said in the output)."""
     from .session import DEMO_PLAYERS, render_session
 
     out = Path(out)
@@ -92,7 +93,10 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(1152
 
     def recognize(image):
         try:
-            rec = recognize_frame(image)
+            if truth:  # the image the FileCamera just gave
+                rec = session["images"][camera.position - 1]["truth"]
+            else:
+                rec = recognize_frame(image)
         except Exception as err:
             vision["failed"] += 1
             vision["error"] = vision["error"] or str(err)
@@ -102,7 +106,10 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(1152
 
     app = Appliance(ledger, Outputs(lights, display, strings), buttons, lambda: camera,
                     recognize=recognize, frame_interval=0, ledger_poll=0, on_screen=on_screen, echo=say)
-    report = {"hands": [], "frames": 0, "turn_right": 0, "next_presses": 0}
+    report = {"hands": [], "frames": 0, "turn_right": 0, "next_presses": 0,
+              "vision_mode": "simulated from ground truth" if truth else "real"}
+    if truth:
+        echo("[demo] VISION IS SIMULATED: the renderer's ground truth stands in for the models (--truth)")
 
     def press(name: str) -> None:
         pin = factory.pin(PINS.buttons[name])
@@ -143,7 +150,8 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(1152
                 if app.mode == "scored" and same_result(app.pending, entry["table"]):
                     echo(f"[demo] hand {k}: vision read it right; a player presses NEXT to confirm")
                     press("next")
-                    report["hands"].append("read by vision, confirmed with NEXT")
+                    report["hands"].append("read by " + ("SIMULATED vision (ground truth)" if truth else "vision")
+                                           + ", confirmed with NEXT")
                 else:
                     why = ("vision could not read the still" if app.mode == "trouble"
                            else "vision read the still differently from the table")
@@ -163,7 +171,7 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(1152
         echo("[demo] how each hand was recorded:")
         for i, how in enumerate(report["hands"], 1):
             echo(f"  {i}. {how}")
-        echo(f"[demo] vision read {vision['read']} camera images and failed on {vision['failed']}"
+        echo(f"[demo] {'simulated ' if truth else ''}vision read {vision['read']} camera images and failed on {vision['failed']}"
              + (f" (first error: {vision['error']})" if vision["error"] else ""))
         echo(f"[demo] turn LED right on {report['turn_right']} of {report['frames']} frames "
              f"({report['next_presses']} NEXT presses to correct it)")

@@ -29,7 +29,7 @@ from ..rules.notation import parse_hand
 from ..rules.tiles import Tile
 from .photo_hand import SIDES, seat_wind_of
 
-SESSION_VERSION = 1
+SESSION_VERSION = 2
 ALL_CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
 
 
@@ -215,7 +215,7 @@ def render_session(folder: Path, seed: int = 5, frame_size=(1152, 648), still_si
         name = f"{i:04d}.png"
         cv2.imwrite(str(frames / name), image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
         files.append(name)
-        truths.append({"calibration": calibration, "still": i in stills})
+        truths.append({"calibration": calibration, "still": i in stills, "truth": truth})
     data = {"key": key, "players": list(DEMO_PLAYERS), "timeline": timeline, "files": files, "images": truths}
     meta.write_text(json.dumps(data))
     data["cached"] = False

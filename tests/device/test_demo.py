@@ -26,6 +26,16 @@ def test_demo_plays_the_session_and_tells_how_each_hand_was_recorded(tmp_path):
     assert lines[-2:] == ["  leds: off", "  display: off"]
     assert json.loads((tmp_path / "report.json").read_text())["hands_played"] == 4
 
+    # the same session with vision simulated from the ground truth: the turn LED follows every
+    # frame, every winning hand goes through the score screen, and the standings are the same
+    lines.clear()
+    sim = run_demo(tmp_path, frame_size=(480, 270), still_size=(960, 540), truth=True, echo=lines.append)
+    assert "VISION IS SIMULATED" in lines[0] + lines[1]
+    assert "cached" in lines[0] or "cached" in lines[1]
+    assert sim["turn_right"] == sim["frames"] and sim["next_presses"] == 0
+    assert [h.startswith("read by SIMULATED") for h in sim["hands"]] == [True, False, True, True]
+    assert sim["standings"] == report["standings"]
+
 
 def test_session_is_cached_and_deterministic(tmp_path):
     one = render_session(tmp_path, frame_size=(320, 180), still_size=(320, 180))
