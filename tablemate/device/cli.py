@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
+import os
 import sys
 
 #: Modules that add subcommands, in the order `tablemate --help` lists them.
@@ -34,9 +36,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Subcommands that set up logging themselves (the service logs to the journal).
+_OWN_LOGGING = ("run", "demo")
+
+
+def _setup_logging() -> None:
+    """Warnings to stderr; the ledger's position strings at INFO, so every change
+    of a match is logged (TABLEMATE_LOG=DEBUG|INFO|WARNING overrides)."""
+    if logging.getLogger().handlers:
+        return  # already configured (a test, or the service)
+    level = os.environ.get("TABLEMATE_LOG", "").upper()
+    logging.basicConfig(level=getattr(logging, level, logging.WARNING), format="tablemate: %(message)s")
+    if not level:
+        logging.getLogger("tablemate.device.ledger").setLevel(logging.INFO)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command not in _OWN_LOGGING:
+        _setup_logging()
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
