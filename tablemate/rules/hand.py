@@ -171,3 +171,26 @@ def check_tiles(hand: Hand) -> None:
         raise IllegalHandError(
             f"{what} has {want} tiles{kongs}, but this one has {have}"
         )
+
+
+def check_win_flags(hand: Hand) -> None:
+    """Raise IllegalHandError for circumstances of a win that cannot all be true.
+
+    Shared by every rule set: a kong's replacement tile is self-drawn and needs
+    a kong; robbing the kong takes another player's tile, whose other three
+    copies lie in the pung being extended.
+    """
+    if hand.robbing_kong and hand.self_drawn:
+        raise IllegalHandError("robbing the kong means winning on another player's tile, so it cannot be self-drawn")
+    if hand.kong_replacement and not hand.self_drawn:
+        raise IllegalHandError("a kong's replacement tile is drawn from the wall, so that win is self-drawn")
+    if hand.kong_replacement and not any(m.is_kong for m in hand.melds):
+        raise IllegalHandError("winning on a kong's replacement tile needs a declared kong, and this hand has none")
+    if hand.robbing_kong and hand.kong_replacement:
+        raise IllegalHandError("a win cannot both rob a kong and come from a kong's replacement tile")
+    win = hand.winning_tile
+    if hand.robbing_kong and win is not None and sum(1 for t in hand.all_tiles() if t == win) > 1:
+        raise IllegalHandError(
+            f"robbing the kong: the other three {win.code} are in the pung being extended, "
+            f"so this hand cannot hold another {win.code}"
+        )

@@ -8,7 +8,7 @@ contradict each other or the seat.
 from __future__ import annotations
 
 from ..errors import IllegalHandError
-from ..hand import Hand
+from ..hand import Hand, check_win_flags
 from ..tiles import Tile
 
 _WIN_FLAGS = ("self_drawn", "last_tile", "last_wall_tile", "kong_replacement", "robbing_kong", "heavenly", "earthly")
@@ -43,18 +43,7 @@ def check_flags(hand: Hand) -> None:
                 f"{', '.join(set_flags)} describes a win, but this hand has no winning tile"
             )
         return
-    if hand.robbing_kong and hand.self_drawn:
-        raise IllegalHandError("robbing the kong means winning on another player's tile, so it cannot be self-drawn")
-    if hand.kong_replacement and not hand.self_drawn:
-        raise IllegalHandError("a kong's replacement tile is drawn from the wall, so that win is self-drawn")
-    if hand.kong_replacement and not any(m.is_kong for m in hand.melds):
-        raise IllegalHandError("winning on a kong's replacement tile needs a declared kong, and this hand has none")
-    win = hand.winning_tile
-    if hand.robbing_kong and sum(1 for t in hand.all_tiles() if t == win) > 1:
-        raise IllegalHandError(
-            f"robbing the kong: the other three {win.code} are in the pung being extended, "
-            f"so this hand cannot hold another {win.code}"
-        )
+    check_win_flags(hand)
     if hand.heavenly and hand.earthly:
         raise IllegalHandError("a hand cannot have both the Heavenly and the Earthly Blessing")
     if hand.heavenly:

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from ..decompose import CHOW, KONG, KNITTED_STRAIGHTS, PUNG, THIRTEEN_ORPHANS, arrangements, is_complete
 from ..errors import IllegalHandError, NotWinningError
-from ..hand import Hand, check_tiles
+from ..hand import Hand, check_tiles, check_win_flags
 from ..notation import format_tiles
 from ..score import Score, ScoreItem
 from ..tiles import Tile
@@ -887,26 +887,6 @@ def _ref_key(closed_sets: tuple[tuple[int, int], ...]) -> tuple:
     return tuple(sorted(keys))
 
 
-def check_flags(hand: Hand) -> None:
-    """Contradicting circumstances of a win, in words a player understands."""
-    if hand.robbing_kong and hand.self_drawn:
-        raise IllegalHandError("robbing the kong means winning on another player's tile, so it cannot be self-drawn")
-    if hand.kong_replacement and not hand.self_drawn:
-        raise IllegalHandError("a kong's replacement tile is drawn from the wall, so that win is self-drawn")
-    if hand.kong_replacement and not any(m.is_kong for m in hand.melds):
-        raise IllegalHandError("winning on a kong's replacement tile needs a declared kong, and this hand has none")
-    if hand.robbing_kong and hand.kong_replacement:
-        raise IllegalHandError("a win cannot both rob a kong and come from a kong's replacement tile")
-    win = hand.winning_tile
-    if hand.robbing_kong and win is not None:
-        held = sum(1 for t in hand.all_tiles() if t == win)
-        if held > 1:
-            raise IllegalHandError(
-                f"robbing the kong: the other three {win.code} are in the pung being extended, "
-                f"so this hand cannot hold another {win.code}"
-            )
-
-
 def best_tally(hand: Hand, opts: McrOptions = DEFAULT) -> Tally:
     """The fans of the best arrangement (without flowers)."""
     facts = _Facts(hand, opts)
@@ -950,7 +930,7 @@ def score(hand: Hand, opts: McrOptions = DEFAULT) -> Score:
     if hand.winning_tile is None:
         raise IllegalHandError("MCR scores only the winner: give the winning tile")
     check_tiles(hand)
-    check_flags(hand)
+    check_win_flags(hand)
     tally = best_tally(hand, opts)
     fans = tally.total()
     items = []
