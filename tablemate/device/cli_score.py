@@ -159,11 +159,12 @@ def _run_jsonl(rules: str, options: dict, stdin, stdout) -> int:
 def render(hand: Hand, result: Score, lang: str = "en") -> str:
     """The breakdown a player reads: fans (or points), total, what was left out."""
     lines = [format_hand(hand), ""]
-    for item in result.items:
-        lines.append(explain_line(result.rules, item, lang))
+    if result.rules == "mcr":
+        lines.extend(explain_line(result.rules, item, lang) for item in result.items)
+    else:
+        # The classical explanation already walks through every set and doubling.
+        lines.extend("  " + line for line in result.explanation)
     left_out = result.extra.get("left_out", [])
-    if result.rules != "mcr":
-        lines.extend(result.explanation)
     if left_out:
         lines.append("")
         lines.append(t("left_out", lang))
