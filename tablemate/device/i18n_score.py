@@ -64,7 +64,8 @@ _REASONS = {
 }
 
 
-def _fan_label(name: str, lang: str) -> str:
+def fan_label(name: str, lang: str) -> str:
+    """An MCR fan's name in the player's language (other items keep their name)."""
     fan = _MCR_BY_NAME.get(name)
     return fan.de if (fan and lang == "de") else name
 
@@ -72,8 +73,8 @@ def _fan_label(name: str, lang: str) -> str:
 def left_out_line(note: dict, lang: str) -> str:
     """A fan the hand has but does not score, and why, in the player's language."""
     table = _REASONS.get(lang, _REASONS["en"])
-    fan = _fan_label(note["name"], lang) + (f" x{note['count']}" if note.get("count", 1) > 1 else "")
+    fan = fan_label(note["name"], lang) + (f" x{note['count']}" if note.get("count", 1) > 1 else "")
     detail = note.get("detail", "")
     if note["reason"] == "implied":
-        detail = _fan_label(detail, lang)
+        detail = fan_label(detail, lang)
     return table.get(note["reason"], table["implied"]).format(fan=fan, detail=detail)

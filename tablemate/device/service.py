@@ -50,6 +50,7 @@ from .i18n import Strings
 from .i18n_service import extra
 from .ledger import Ledger, LedgerError, Match
 from .photo_hand import SIDES, hand_from_recognition
+from .i18n_score import fan_label
 from .screens import (PlayScreen, ScoreItem, ScoreScreen, SeatChangeScreen, SettlementScreen, Trouble,
                       TroubleScreen, to_text)
 
@@ -452,7 +453,7 @@ class Appliance:
         self.pending = table
         self.mode = "scored"
         winner = st.players[st.seat_order[result.winner]]
-        items = [ScoreItem(i.name, i.points, i.count, i.doublings) for i in score.items]
+        items = [ScoreItem(fan_label(i.name, self.t.language), i.points, i.count, i.doublings) for i in score.items]
         self._show(ScoreScreen(winner, items, score.total, unit="fan" if st.rules == "mcr" else "points",
                                valid=score.valid))
 

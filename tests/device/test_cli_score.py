@@ -168,3 +168,11 @@ def test_jsonl_cli_gives_the_references_totals():
     rows = [json.loads(line) for line in proc.stdout.splitlines()]
     assert proc.returncode == 0 and len(rows) == len(hands)
     assert [r["total"] for r in rows] == [reference_score(h)[0] for h in hands]
+
+
+def test_fan_names_for_the_display_in_german():
+    from tablemate.device.i18n_score import fan_label
+
+    assert fan_label("Nine Gates", "de") == "Neun Tore"
+    assert fan_label("Nine Gates", "en") == "Nine Gates"
+    assert fan_label("Mah-Jongg", "de") == "Mah-Jongg"  # not an MCR fan: unchanged
