@@ -90,15 +90,15 @@ def random_style(rng: np.random.Generator, family: str = "train") -> FaceStyle:
             art=art, face_rgb=HOLDOUT_FACE_COLOURS[rng.integers(len(HOLDOUT_FACE_COLOURS))],
             hue_shift=int(rng.choice([-1, 1]) * rng.integers(20, 45)), sat_scale=float(rng.uniform(0.6, 1.3)),
             mono=None if rng.random() < 0.6 else ((40, 40, 40) if rng.random() < 0.5 else (90, 30, 20)),
-            stroke=int(rng.choice([-2, 2, 3])), scale=float(rng.uniform(0.72, 0.82)),
+            stroke=int(rng.choice([-1, 2, 3])), scale=float(rng.uniform(0.72, 0.82)),
             offset=(int(rng.integers(-3, 4)), int(rng.integers(4, 9))), index="tr" if rng.random() < 0.7 else None,
             index_font=cv2.FONT_HERSHEY_TRIPLEX, border=int(rng.choice([0, 2])), real_split="holdout")
     art = "real" if r < 0.3 else ("fluffy" if r < 0.65 else "uni")
     return FaceStyle(
         art=art, face_rgb=TRAIN_FACE_COLOURS[rng.integers(len(TRAIN_FACE_COLOURS))],
-        hue_shift=int(rng.integers(-12, 13)), sat_scale=float(rng.uniform(0.7, 1.2)),
-        mono=None if rng.random() < 0.8 else (20, 20, 20),
-        stroke=int(rng.choice([-1, 0, 0, 1])), scale=float(rng.uniform(0.8, 0.98)),
+        hue_shift=int(rng.integers(-15, 16)), sat_scale=float(rng.uniform(0.7, 1.2)),
+        mono=None if rng.random() < 0.8 else ((20, 20, 20) if rng.random() < 0.5 else (70, 40, 20)),
+        stroke=int(rng.choice([-1, 0, 0, 1, 2])), scale=float(rng.uniform(0.75, 1.0)),
         offset=(int(rng.integers(-3, 4)), int(rng.integers(-3, 4))),
         index=None if rng.random() < 0.6 else "tl",
         index_font=int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX])), border=0)
@@ -148,10 +148,11 @@ def draw_face(code: str, style: FaceStyle, rng: np.random.Generator,
     face[:] = style.face_rgb
     colour = _recolour(g[..., :3], style)
     alpha = g[..., 3]
-    if style.stroke:
-        k = np.ones((abs(style.stroke) + 1, abs(style.stroke) + 1), np.uint8)
-        alpha = cv2.dilate(alpha, k) if style.stroke > 0 else cv2.erode(alpha, k)
-        if style.stroke > 0:  # spread colour into the grown stroke
+    stroke = style.stroke if (style.stroke > 0 or art == "fluffy") else 0  # uni strokes are too thin to erode
+    if stroke:
+        k = np.ones((abs(stroke) + 1, abs(stroke) + 1), np.uint8)
+        alpha = cv2.dilate(alpha, k) if stroke > 0 else cv2.erode(alpha, k)
+        if stroke > 0:  # spread colour into the grown stroke
             colour = cv2.erode(colour, k) if style.mono is None else colour
     s = style.scale
     m = np.float32([[s, 0, (1 - s) * FACE_W / 2 + style.offset[0]], [0, s, (1 - s) * FACE_H / 2 + style.offset[1]]])

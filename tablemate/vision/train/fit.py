@@ -77,6 +77,7 @@ def _augment(xb, rng, torch):
 
 
 def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS) -> dict:
+    import cv2
     import torch
     import torch.nn.functional as F
     from .nets import Reader, ReaderExport
@@ -84,7 +85,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     rng = np.random.default_rng(seed)
     d = np.load(data / "reader.npz")
     x, y, flip = d["x"], d["y"].astype(np.int64), d["flip"].astype(np.int64)
-    rx, ry = _real_crops(rng, 2 if smoke else 12)
+    rx, ry = _real_crops(rng, 2 if smoke else 20)
     x = np.concatenate([x, rx])
     y = np.concatenate([y, ry.astype(np.int64)])
     flip = np.concatenate([flip, np.zeros(len(ry), np.int64)])
@@ -100,7 +101,14 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     total_est = None
     while True:
         idx = tr[rng.integers(0, len(tr), bs)]
-        xb = _augment(to_t(x[idx]), rng, torch)
+        xs = x[idx]
+        if rng.random() < 0.5:  # a blurrier, lower-resolution view of some crops
+            xs = xs.copy()
+            for j in np.nonzero(rng.random(bs) < 0.4)[0]:
+                f = float(rng.uniform(1.3, 2.2))
+                small = cv2.resize(xs[j], None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
+                xs[j] = cv2.resize(small, (READ_W, READ_H), interpolation=cv2.INTER_LINEAR)
+        xb = _augment(to_t(xs), rng, torch)
         # Upside-down copies teach the flip head; crops already flipped in the data stay labelled.
         fb = torch.from_numpy(flip[idx])
         rot = torch.from_numpy(rng.random(bs) < 0.25)
@@ -132,7 +140,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
         acc = float((logits.argmax(1) == yv).float().mean())
         flip_acc = float((flips.argmax(1) == torch.from_numpy(flip[val])).float().mean())
         best_t, best_nll = 1.0, 1e9
-        for t in np.linspace(0.5, 3.0, 26):
+        for t in np.linspace(0.2, 3.0, 57):
             nll = float(F.cross_entropy(logits / t, yv))
             if nll < best_nll:
                 best_t, best_nll = float(t), nll
@@ -193,7 +201,9 @@ def _focal(pred, gt, torch):
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS) -> dict:
+def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS,
+                 lowres: float = 0.0) -> dict:
+    import cv2
     import torch
     import torch.nn.functional as F
     from .nets import Detector, DetectorExport
@@ -216,6 +226,10 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
             ox, oy = rng.integers(0, DET_SIZE - crop + 1, 2)
             k = int(rng.integers(0, 4))
             im = np.rot90(imgs[i][oy:oy + crop, ox:ox + crop], k)
+            if rng.random() < lowres:  # a low-resolution camera (video modes): lose detail, keep geometry
+                f = float(rng.uniform(1.5, 3.5))
+                small = cv2.resize(np.ascontiguousarray(im), None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
+                im = cv2.resize(small, (crop, crop), interpolation=cv2.INTER_LINEAR)
             h, s, o = _targets(boxes[i], out, ox, oy, k, crop)
             xb.append(im[..., ::-1].astype(np.float32).transpose(2, 0, 1) / 255.0)
             hb.append(h), sb.append(s), ob.append(o)
@@ -261,11 +275,16 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="one training step, exported to *_smoke.onnx")
     ap.add_argument("--out-dir", default=str(MODELS), help="where the .onnx goes (default: models/)")
+    ap.add_argument("--lowres", type=float, default=0.0,
+                    help="detector: share of crops degraded to a low-resolution camera (not used for the shipped model)")
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
-    fn = fit_reader if a.model == "reader" else fit_detector
-    print(json.dumps(fn(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir)), indent=2))
+    if a.model == "reader":
+        res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir))
+    else:
+        res = fit_detector(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), lowres=a.lowres)
+    print(json.dumps(res, indent=2))
 
 
 if __name__ == "__main__":

@@ -23,12 +23,12 @@ class Reader(nn.Module):
     def __init__(self, n_classes: int = 43):
         super().__init__()
         self.body = nn.Sequential(
-            cbr(3, 16), nn.MaxPool2d(2),
-            cbr(16, 32), cbr(32, 32), nn.MaxPool2d(2),
-            cbr(32, 64), nn.MaxPool2d(2),
-            cbr(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
-        self.face = nn.Linear(128, n_classes)
-        self.flip = nn.Linear(128, 2)
+            cbr(3, 24), nn.MaxPool2d(2),
+            cbr(24, 48), cbr(48, 48), nn.MaxPool2d(2),
+            cbr(48, 96), nn.MaxPool2d(2),
+            cbr(96, 192), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
+        self.face = nn.Linear(192, n_classes)
+        self.flip = nn.Linear(192, 2)
 
     def forward(self, x):
         f = self.body(x)
