@@ -64,6 +64,8 @@ class Seen:
     group: int = 0
     u: float = 0.0
     v: float = 0.0
+    #: The reader's next-best readings [(code, probability), ...], best first (empty without a reader).
+    alternatives: tuple = ()
 
     def extent_u(self, side: str) -> float:
         """Extent along the seat's row direction."""
@@ -96,8 +98,40 @@ def _meld_kind(tiles: list[Seen]) -> dict | None:
     return None
 
 
+MIN_ALTERNATIVE_P = 0.02
+
+
+def _meld_or_one_fix(tiles: list[Seen]) -> tuple[dict, tuple | None] | None:
+    """The meld these tiles make, allowing at most one tile to take its reader's
+    second choice (probability >= 2 %) when that alone makes the group a meld.
+
+    Why: a meld row's groups are melds by convention, so one doubtful reading
+    that breaks an otherwise perfect pung or chow is most likely the misread;
+    the tile keeps that choice's (low) probability as its confidence.
+    Returns (meld, (tile, code, p) or None) or None.
+    """
+    m = _meld_kind(tiles)
+    if m:
+        return m, None
+    best = None
+    for t in tiles:
+        for code, p in t.alternatives[1:]:
+            if p < MIN_ALTERNATIVE_P or (best and p <= best[1][2]):
+                continue
+            old = t.code
+            t.code = code
+            m = _meld_kind(tiles)
+            t.code = old
+            if m:
+                best = (m, (t, code, p))
+    return best
+
+
 def _split_melds(tiles: list[Seen]) -> list[tuple[list[Seen], dict]] | None:
-    """Split a run of touching tiles into consecutive melds of 3 or 4, if exactly possible."""
+    """Split a run of touching tiles into consecutive melds of 3 or 4, if exactly possible.
+
+    Exact readings are preferred; one second-choice reading per meld may complete it.
+    """
     n = len(tiles)
     best: dict[int, list | None] = {n: []}
     for i in range(n - 1, -1, -1):
@@ -106,8 +140,15 @@ def _split_melds(tiles: list[Seen]) -> list[tuple[list[Seen], dict]] | None:
             if i + k <= n and best[i + k] is not None:
                 m = _meld_kind(tiles[i:i + k])
                 if m:
-                    best[i] = [(tiles[i:i + k], m)] + best[i + k]
+                    best[i] = [(tiles[i:i + k], m, None)] + best[i + k]
                     break
+        if best[i] is None:
+            for k in (3, 4):
+                if i + k <= n and best[i + k] is not None:
+                    mf = _meld_or_one_fix(tiles[i:i + k])
+                    if mf:
+                        best[i] = [(tiles[i:i + k], mf[0], mf[1])] + best[i + k]
+                        break
     return best[0]
 
 
@@ -253,7 +294,10 @@ def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -
             for t in rest:
                 t.role, t.group = "unknown", 0
             continue
-        for meld_tiles, meld in parts:
+        for meld_tiles, meld, fix in parts:
+            if fix is not None:
+                t, code, p = fix
+                t.code, t.confidence = code, float(p)
             group += 1
             for t in meld_tiles:
                 t.role, t.group = "meld", group

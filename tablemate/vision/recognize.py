@@ -113,7 +113,9 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
             else:
                 faces[i].orient = (faces[i].orient + 2) % 4
     for t, p in zip(faces, probs):
-        k = int(p.argmax())
+        top = np.argsort(-p)[:4]
+        t.alternatives = tuple((READER_CLASSES[int(k)], float(p[k])) for k in top)
+        k = int(top[0])
         t.code, t.confidence = READER_CLASSES[k], float(p[k])
         if t.code == "back":
             t.state = "face_down"

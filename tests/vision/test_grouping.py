@@ -105,3 +105,23 @@ def test_seats_match_is_strict_about_winning_tile_and_melds():
     assert seats_match(a, b)
     assert not seats_match(a, dict(a, winning_tile="4m"))
     assert not seats_match(a, dict(a, melds=[{"kind": "pung", "tiles": ["E"] * 3, "exposed": False}]))
+
+
+def test_one_doubtful_reading_that_breaks_a_meld_takes_its_second_choice():
+    def tile(code, u, alts=()):
+        return Seen(SIZE / 2 + u * 20, SIZE - 4 * 20, 20, 27, 0, "face_up", code, alts[0][1] if alts else 1.0,
+                    alternatives=alts)
+    doubtful = tile("6s", 1, (("6s", 0.55), ("9s", 0.40), ("3s", 0.03)))
+    tiles = [tile("9s", 0), doubtful, tile("9s", 2)]
+    seats = group_tiles(tiles, SIZE)
+    assert seats["bottom"]["melds"] == [{"kind": "pung", "tiles": ["9s"] * 3, "exposed": True}]
+    assert doubtful.code == "9s" and doubtful.confidence == 0.40 and doubtful.role == "meld"
+
+
+def test_an_unlikely_second_choice_does_not_make_a_meld():
+    def tile(code, u, alts=()):
+        return Seen(SIZE / 2 + u * 20, SIZE - 4 * 20, 20, 27, 0, "face_up", code, 1.0, alternatives=alts)
+    tiles = [tile("9s", 0), tile("6s", 1, (("6s", 0.99), ("9s", 0.005))), tile("9s", 2)]
+    seats = group_tiles(tiles, SIZE)
+    assert seats["bottom"]["melds"] == []
+    assert all(t.role == "unknown" for t in tiles)
