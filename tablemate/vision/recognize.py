@@ -57,7 +57,7 @@ def load_image(path: str | os.PathLike) -> tuple[np.ndarray, tuple[int, int], fl
         flag, scale = cv2.IMREAD_REDUCED_COLOR_4, 0.25
     elif max(w, h) > MAX_DECODE_SIDE:
         flag, scale = cv2.IMREAD_REDUCED_COLOR_2, 0.5
-    img = cv2.imdecode(buf, flag)
+    img = cv2.imdecode(buf, flag | cv2.IMREAD_IGNORE_ORIENTATION)  # pixels as stored, like the size above
     if img is None:
         raise VisionError(f"{path} is not an image tablemate can read (use JPEG or PNG)")
     scale = img.shape[1] / w

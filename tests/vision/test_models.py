@@ -1,0 +1,81 @@
+"""The shipped models: files, checksums, and their input/output contract."""
+import hashlib
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+from tablemate.vision.contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H, READ_W, READER_CLASSES,
+                                       crop_tile, reader_blob)
+from tablemate.vision.models import DETECTOR, MODELS_DIR, READER, run_reader
+from tablemate.vision.render.faces import FACE_H, FACE_W, glyph
+
+
+@pytest.mark.parametrize("name", [DETECTOR, READER])
+def test_model_file_is_small_and_matches_its_checksum(name):
+    path = MODELS_DIR / name
+    assert path.stat().st_size < 10 * 1024 * 1024
+    want = (MODELS_DIR / (name + ".sha256")).read_text().split()[0]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == want
+
+
+def _sess(name):
+    return ort.InferenceSession(str(MODELS_DIR / name), providers=["CPUExecutionProvider"])
+
+
+def test_reader_contract():
+    s = _sess(READER)
+    meta = s.get_modelmeta().custom_metadata_map
+    assert tuple(meta["classes"].split(",")) == READER_CLASSES
+    assert len(READER_CLASSES) == 43 and READER_CLASSES[-1] == "back"
+    (inp,) = s.get_inputs()
+    assert inp.name == "crops" and list(inp.shape[1:]) == [3, READ_H, READ_W]
+    x = np.random.default_rng(0).random((5, 3, READ_H, READ_W), dtype=np.float32)
+    probs, flip = s.run(None, {"crops": x})
+    assert probs.shape == (5, 43) and flip.shape == (5, 2)
+    assert np.allclose(probs.sum(1), 1, atol=1e-4) and (probs >= 0).all()
+    assert float(meta["temperature"]) > 0
+
+
+def test_detector_contract():
+    s = _sess(DETECTOR)
+    meta = s.get_modelmeta().custom_metadata_map
+    assert tuple(meta["classes"].split(",")) == DET_CLASSES
+    (inp,) = s.get_inputs()
+    assert inp.name == "image" and list(inp.shape) == [1, 3, DET_SIZE, DET_SIZE]
+    heat, size, orient = s.run(None, {"image": np.zeros((1, 3, DET_SIZE, DET_SIZE), np.float32)})
+    g = DET_SIZE // DET_STRIDE
+    assert heat.shape == (1, 3, g, g) and size.shape == (1, 2, g, g) and orient.shape == (1, 4, g, g)
+    assert 0 <= heat.min() and heat.max() <= 1
+    assert np.allclose(orient.sum(1), 1, atol=1e-4)
+    assert heat.max() < 0.35, "an empty (black) table must not show tiles"
+
+
+def _face_crop(code, art, up=True):
+    import cv2
+    g = glyph(art, code)
+    face = np.full((FACE_H, FACE_W, 3), 235, np.uint8)
+    a = g[..., 3:4] / 255.0
+    face = (face * (1 - a) + g[..., :3] * a).astype(np.uint8)
+    canvas = np.full((FACE_H * 2, FACE_W * 2, 3), (60, 110, 40), np.uint8)
+    canvas[FACE_H // 2:FACE_H // 2 + FACE_H, FACE_W // 2:FACE_W // 2 + FACE_W] = face
+    q = np.float32([[FACE_W / 2, FACE_H / 2], [FACE_W * 1.5, FACE_H / 2], [FACE_W * 1.5, FACE_H * 1.5],
+                    [FACE_W / 2, FACE_H * 1.5]])
+    return crop_tile(canvas, q if up else q[[2, 3, 0, 1]])
+
+
+def test_reader_reads_the_plain_art_faces():
+    """The untouched CC0 / public-domain faces must be read (a floor, not the benchmark)."""
+    cases = [(c, "uni") for c in READER_CLASSES[:-1]] + [(c, "fluffy") for c in READER_CLASSES[:34]]
+    probs, flip = run_reader(reader_blob([_face_crop(c, a) for c, a in cases]))
+    pred = [READER_CLASSES[k] for k in probs.argmax(1)]
+    right = sum(p == c for p, (c, _) in zip(pred, cases))
+    assert right >= 0.95 * len(cases), [(c, a, p) for p, (c, a) in zip(pred, cases) if p != c]
+
+
+def test_reader_notices_upside_down_tiles():
+    codes = ["1m", "5m", "9m", "E", "S", "W", "N", "C", "F", "h1", "h5", "h7"]
+    _, up = run_reader(reader_blob([_face_crop(c, "uni") for c in codes]))
+    _, down = run_reader(reader_blob([_face_crop(c, "uni", up=False) for c in codes]))
+    assert down[:, 1].mean() > up[:, 1].mean() + 0.3
+    assert (down[:, 1] > up[:, 1]).mean() >= 0.8
