@@ -52,7 +52,7 @@ def same_result(pending: dict | None, truth: dict) -> bool:
     return _tiles(pending["seats"][w]) == _tiles(Hand.from_json(truth["seats"][w]).to_json())
 
 
-def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(1152, 648), still_size=(2304, 1296),
+def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304, 1296), still_size=(2304, 1296),
              truth: bool = False, echo: Callable[[str], None] = print) -> dict:
     """Play the session; ``truth`` replaces vision by the renderer's ground truth (said in the output)."""
     from .session import DEMO_PLAYERS, render_session

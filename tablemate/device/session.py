@@ -184,7 +184,7 @@ def demo_script(seed: int = 5, turns: int = 7) -> tuple[list[dict], list[dict]]:
     return timeline, images
 
 
-def render_session(folder: Path, seed: int = 5, frame_size=(1152, 648), still_size=(2304, 1296)) -> dict:
+def render_session(folder: Path, seed: int = 5, frame_size=(2304, 1296), still_size=(2304, 1296)) -> dict:
     """Render (or re-use) the demo session in ``folder``; returns session.json's content."""
     from ..vision.render import render_scene  # numpy + OpenCV only
 
