@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/make_sample_photo.py
 
-Writes tests/vision/data/sample_win.jpg and sample_win.cal.json: the bottom
+Writes tests/vision/data/sample_win.jpg, .cal.json and .truth.json (the renderer's ground truth): the bottom
 player won on a discard (123m 456p 789s 5s [EEE] +5s, flower h1), the other
 three hands stand, discards lie in the centre. Tiles are dealt from one set, so
 no tile appears more than four times. Rendered with training looks and a
@@ -46,9 +46,10 @@ def layout() -> dict:
 
 
 def main() -> None:
-    image, _truth, calibration = render_scene(layout(), SEED, family="train", image_size=(4608, 2592))
+    image, truth, calibration = render_scene(layout(), SEED, family="train", image_size=(4608, 2592))
     cv2.imwrite(str(OUT / "sample_win.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
     (OUT / "sample_win.cal.json").write_text(json.dumps(calibration) + "\n")
+    (OUT / "sample_win.truth.json").write_text(json.dumps(truth) + "\n")
     print(f"wrote {OUT / 'sample_win.jpg'}")
 
 
