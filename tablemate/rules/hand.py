@@ -167,10 +167,7 @@ def check_tiles(hand: Hand) -> None:
     if size != want:
         what = "a winning hand" if hand.is_winner else "a hand that did not go out"
         kongs = " (a kong counts as three)" if any(m.is_kong for m in hand.melds) else ""
-        have = size if not hand.is_winner else size
-        raise IllegalHandError(
-            f"{what} has {want} tiles{kongs}, but this one has {have}"
-        )
+        raise IllegalHandError(f"{what} has {want} tiles{kongs}, but this one has {size}")
 
 
 def check_win_flags(hand: Hand) -> None:

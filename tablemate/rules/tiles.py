@@ -112,7 +112,3 @@ def wind_from_code(code: str) -> Tile:
 def suited(suit_index: int, rank: int) -> Tile:
     """The tile of rank 1..9 in suit 0 (m), 1 (p) or 2 (s)."""
     return Tile(suit_index * 9 + rank - 1)
-
-
-def sort_key(t: Tile) -> int:
-    return int(t)

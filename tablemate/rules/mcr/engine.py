@@ -430,7 +430,8 @@ class _Facts:
             fans.append(F.NO_HONORS)
         voided = sum(1 for s in (0, 1, 2) if s not in suits)
         if voided == 2:
-            fans.remove(F.NO_HONORS) if not honors else None
+            if not honors:
+                fans.remove(F.NO_HONORS)  # Full Flush includes No Honors
             fans.append(F.HALF_FLUSH if honors else F.FULL_FLUSH)
         elif voided:
             fans.extend([F.ONE_VOIDED_SUIT] * voided)
@@ -468,21 +469,8 @@ class _Facts:
         no melds; the special 13-tile forms do not.
         """
         if self._unique_wait is None:
-            counts = self.closed[:]
-            counts[self.win] -= 1
             n_sets = 4 - len(self.declared)
-            waits = 0
-            for t in _candidates(counts):
-                counts[t] += 1
-                done = is_complete(counts, n_sets) or (
-                    n_sets == 4 and all(c % 2 == 0 for c in counts)
-                )
-                counts[t] -= 1
-                if done:
-                    waits += 1
-                    if waits > 1:
-                        break
-            self._unique_wait = waits == 1
+            self._unique_wait = _unique_wait_in(self.closed, self.win, n_sets, seven_pairs=n_sets == 4)
         return self._unique_wait
 
 
@@ -500,15 +488,20 @@ def _candidates(counts: list[int]) -> list[int]:
     return sorted(out)
 
 
-def _unique_wait_in(counts: list[int], win: int, n_sets: int) -> bool:
+def _unique_wait_in(counts: list[int], win: int, n_sets: int, seven_pairs: bool = False) -> bool:
+    """Whether exactly one tile kind completes ``counts`` less the winning tile
+    into n_sets sets and a pair (or, with ``seven_pairs``, seven pairs)."""
     counts = counts[:]
     counts[win] -= 1
     waits = 0
     for t in _candidates(counts):
         counts[t] += 1
-        if is_complete(counts, n_sets):
-            waits += 1
+        done = is_complete(counts, n_sets) or (seven_pairs and all(c % 2 == 0 for c in counts))
         counts[t] -= 1
+        if done:
+            waits += 1
+            if waits > 1:
+                break
     return waits == 1
 
 
