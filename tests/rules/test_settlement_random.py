@@ -3,7 +3,8 @@
 MCR: the winner's value comes from pymahjonggb, the payments from
 RULES-mcr.md written out here. Classical and beginner: each seat's value from
 the rule set, the payments from RULES-classical.md §4 written out here
-(pairwise, East double), independently of tablemate.rules.settlement.
+(pairwise, East double; the golden data's settle_reference), independently of
+tablemate.rules.settlement.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from tablemate.rules.hand import Hand
 from tablemate.rules.random_tables import random_table
 from tablemate.rules.rulesets import score_hand
 
+from .classical.golden_data import settle_reference as expected_classical_nets
 from .reference import reference_score
 
 N = int(os.environ.get("TABLEMATE_RANDOM_TABLES", "400"))
@@ -51,24 +53,6 @@ def test_random_mcr_tables_settle_as_the_rules_say():
         assert "error" not in result, result
         assert [s["net"] for s in result["seats"]] == expected_mcr_nets(table)
         assert sum(p["amount"] for p in result["payments"] if p["to"] == table["winner"]) >= 0
-
-
-def expected_classical_nets(values: list[int], winner: int) -> list[int]:
-    east = 0
-    nets = [0] * 4
-    for payer in range(4):
-        if payer != winner:
-            amount = values[winner] * (2 if east in (payer, winner) else 1)
-            nets[payer] -= amount
-            nets[winner] += amount
-    losers = [i for i in range(4) if i != winner]
-    for a in losers:
-        for b in losers:
-            if values[a] > values[b]:
-                amount = (values[a] - values[b]) * (2 if east in (a, b) else 1)
-                nets[b] -= amount
-                nets[a] += amount
-    return nets
 
 
 @pytest.mark.parametrize("rules", ["classical", "beginner"])
