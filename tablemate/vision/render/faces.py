@@ -18,6 +18,8 @@ import numpy as np
 
 from tablemate.rules.tiles import Tile
 
+from .flowers import flower_face
+
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 FACE_W, FACE_H = 96, 128
 CODES = [t.code for t in Tile]
@@ -127,12 +129,17 @@ def draw_face(code: str, style: FaceStyle, rng: np.random.Generator,
 
     Falls back to the other art set when a set lacks the code (FluffyStuff has
     no flowers) and to the uni art when no real photo of the code exists.
+    Training styles draw half of their flowers and seasons procedurally
+    (``flowers.py``: number and name over a meaningless plant); held-out
+    styles never do, so the benchmark still meets unseen bonus-tile faces.
     """
     if style.art == "real" and real and real.get(code):
         paths = real[code]
         face = _load_real(str(paths[rng.integers(len(paths))])).copy()
         face = _recolour(face, FaceStyle(**{**style.__dict__, "mono": None, "hue_shift": style.hue_shift // 3}))
         return face
+    if code.startswith("h") and style.real_split == "train" and rng.random() < 0.5:
+        return flower_face(code, style.face_rgb, rng, FACE_W, FACE_H)
     art = style.art if style.art in ("fluffy", "uni") else ("uni" if rng.random() < 0.5 else "fluffy")
     if code == "5m" or code == "5p" or code == "5s":
         if art == "fluffy" and rng.random() < 0.3:
