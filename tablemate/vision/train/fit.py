@@ -47,9 +47,11 @@ def _real_crops(rng: np.random.Generator, copies: int) -> tuple[np.ndarray, np.n
     train, _ = split_real(real_photo_index())
     xs, ys = [], []
     for code, paths in train.items():
+        # Bonus tiles have fewer photos and the most varied faces: three times the copies.
+        n_copies = copies * 3 if code.startswith("h") else copies
         for p in paths:
             im = cv2.imread(str(p))
-            for _ in range(copies):
+            for _ in range(n_copies):
                 bg = rng.uniform(20, 160, 3)
                 mx, my = int(im.shape[1] * 0.1), int(im.shape[0] * 0.1)
                 pad = np.empty((im.shape[0] + 2 * my, im.shape[1] + 2 * mx, 3), np.float32)
@@ -66,9 +68,21 @@ def _real_crops(rng: np.random.Generator, copies: int) -> tuple[np.ndarray, np.n
     return np.stack(xs), np.array(ys, np.int16)
 
 
-def _augment(xb, rng, torch):
-    """Photometric jitter on a float batch (N,3,H,W) in 0..1."""
+def _augment(xb, rng, torch, colour_swap: float = 0.0):
+    """Photometric jitter on a float batch (N,3,H,W) in 0..1.
+
+    ``colour_swap``: the share of crops whose colour channels are permuted or
+    that lose their colour, so the reader learns shapes, not inks: tile sets
+    print the same face in red, green, blue or black, and a held-out set's
+    flower must not be read by its colour.
+    """
     n = xb.shape[0]
+    if colour_swap:
+        for j in np.nonzero(rng.random(n) < colour_swap)[0]:
+            if rng.random() < 0.3:
+                xb[j] = xb[j].mean(0, keepdim=True).expand(3, -1, -1)
+            else:
+                xb[j] = xb[j][torch.from_numpy(rng.permutation(3))]
     gain = torch.from_numpy(rng.uniform(0.75, 1.25, (n, 3, 1, 1)).astype(np.float32))
     bright = torch.from_numpy(rng.uniform(-0.12, 0.12, (n, 1, 1, 1)).astype(np.float32))
     xb = xb * gain + bright
@@ -108,7 +122,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
                 f = float(rng.uniform(1.3, 2.2))
                 small = cv2.resize(xs[j], None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
                 xs[j] = cv2.resize(small, (READ_W, READ_H), interpolation=cv2.INTER_LINEAR)
-        xb = _augment(to_t(xs), rng, torch)
+        xb = _augment(to_t(xs), rng, torch, colour_swap=0.3)
         # Upside-down copies teach the flip head; crops already flipped in the data stay labelled.
         fb = torch.from_numpy(flip[idx])
         rot = torch.from_numpy(rng.random(bs) < 0.25)
