@@ -102,6 +102,20 @@ def _init():
     cv2.setNumThreads(1)
 
 
+class _InProcess:
+    """``multiprocessing.Pool``'s ``map`` without processes."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    @staticmethod
+    def map(fn, items, chunksize=1):
+        return [fn(i) for i in items]
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="/tmp/tm_data")
@@ -112,7 +126,9 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
-    with mp.Pool(a.workers, initializer=_init) as pool:
+    # One worker runs in this process: forking a process that has already loaded
+    # torch (the smoke test does) can deadlock the child in OpenMP.
+    with (mp.Pool(a.workers, initializer=_init) if a.workers > 1 else _InProcess()) as pool:
         if a.reader_scenes:
             res = pool.map(_reader_scene, range(a.seed, a.seed + a.reader_scenes), chunksize=4)
             np.savez(out / "reader.npz", x=np.concatenate([r[0] for r in res]),
