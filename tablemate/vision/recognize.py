@@ -8,7 +8,9 @@ Stages, each timed by the latency benchmark:
    play area found automatically; none found means an empty recognition;
 3. ``rectify``: warp the play area to the detector's top-down square;
 4. ``detect``: the detector finds every tile, its state and orientation;
-5. ``read``: each face-up tile is cut upright from the photo and read;
+5. ``read``: each face-up tile is cut upright from the photo and read, and
+   readings a real set cannot show (two of one flower, five of one tile)
+   give way to the less certain tile's next choice;
 6. ``group``: table conventions give sides, roles, groups and seats.
 """
 from __future__ import annotations
@@ -28,6 +30,7 @@ from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_S
 from .errors import VisionError
 from .grouping import SIDES, Seen, empty_seat, group_tiles
 from .models import run_detector, run_reader
+from .tile_counts import assign_within_counts
 
 HEAT_THRESHOLD = 0.35
 MAX_DECODE_SIDE = 2400   # decode larger JPEGs at 1/2 or 1/4 scale
@@ -112,10 +115,11 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
                 probs[i] = p2[j]
             else:
                 faces[i].orient = (faces[i].orient + 2) % 4
-    for t, p in zip(faces, probs):
-        top = np.argsort(-p)[:4]
-        t.alternatives = tuple((READER_CLASSES[int(k)], float(p[k])) for k in top)
-        k = int(top[0])
+    chosen = assign_within_counts(probs)
+    for t, p, k in zip(faces, probs, chosen):
+        k = int(k)
+        top = [k] + [int(j) for j in np.argsort(-p)[:4] if j != k][:3]
+        t.alternatives = tuple((READER_CLASSES[j], float(p[j])) for j in top)
         t.code, t.confidence = READER_CLASSES[k], float(p[k])
         if t.code == "back":
             t.state = "face_down"

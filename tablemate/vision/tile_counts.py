@@ -1,0 +1,47 @@
+"""Readings that a real tile set allows: at most four of a tile, one of each bonus tile.
+
+Why: the reader looks at one tile at a time, but the table is one set of 144
+tiles. Two tiles read as the same flower, or five as the same bamboo, cannot
+both be right; the less certain reading is the misread. Taking the reader's
+next choice for it, while that choice still has room, fixes the misread
+without guessing: when no count is exceeded the readings are the reader's
+own first choices, unchanged.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .contract import READER_CLASSES
+
+
+def capacity(code: str) -> int:
+    """How many tiles of ``code`` one set holds (``back`` is not limited)."""
+    if code == "back":
+        return 1 << 30
+    return 1 if code.startswith("h") else 4
+
+
+CAPACITY = np.array([capacity(c) for c in READER_CLASSES])
+
+
+def assign_within_counts(probs: np.ndarray) -> np.ndarray:
+    """Class index per tile (rows of ``probs``) with no class over its capacity.
+
+    Greedy by confidence: the surest readings keep their first choice; a tile
+    whose first choice is full takes its most probable class that has room.
+    """
+    probs = np.asarray(probs, dtype=np.float64)
+    out = probs.argmax(1) if len(probs) else np.zeros(0, np.int64)
+    if not len(probs):
+        return out
+    counts = np.bincount(out, minlength=probs.shape[1])
+    if (counts <= CAPACITY[: probs.shape[1]]).all():
+        return out
+    left = CAPACITY[: probs.shape[1]].copy()
+    for i in np.argsort(-probs.max(1), kind="stable"):
+        for k in np.argsort(-probs[i], kind="stable"):
+            if left[k] > 0:
+                out[i] = k
+                left[k] -= 1
+                break
+    return out

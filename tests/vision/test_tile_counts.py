@@ -1,0 +1,38 @@
+"""Readings within one set's counts: the surer reading keeps its code, the other takes its next choice."""
+import numpy as np
+
+from tablemate.vision.contract import READER_CLASSES
+from tablemate.vision.tile_counts import assign_within_counts
+
+K = {c: i for i, c in enumerate(READER_CLASSES)}
+
+
+def _probs(*rows):
+    out = np.full((len(rows), len(READER_CLASSES)), 1e-4)
+    for i, row in enumerate(rows):
+        for code, p in row.items():
+            out[i, K[code]] = p
+    return out / out.sum(1, keepdims=True)
+
+
+def codes(probs):
+    return [READER_CLASSES[k] for k in assign_within_counts(probs)]
+
+
+def test_first_choices_stand_when_the_set_allows_them():
+    p = _probs({"h8": 0.6, "h5": 0.3}, {"3s": 0.9}, {"3s": 0.8}, {"3s": 0.7}, {"3s": 0.95}, {"back": 0.99})
+    assert codes(p) == ["h8", "3s", "3s", "3s", "3s", "back"]
+
+
+def test_two_of_one_flower_the_less_sure_takes_its_next_choice():
+    p = _probs({"h8": 0.6, "h5": 0.3, "h2": 0.1}, {"h8": 0.97})
+    assert codes(p) == ["h5", "h8"]
+
+
+def test_five_of_one_tile_and_backs_are_unlimited():
+    rows = [{"9s": 0.9}] * 4 + [{"9s": 0.5, "6s": 0.45}] + [{"back": 0.9}] * 6
+    assert codes(_probs(*rows)) == ["9s"] * 4 + ["6s"] + ["back"] * 6
+
+
+def test_no_tiles():
+    assert codes(np.zeros((0, len(READER_CLASSES)))) == []
