@@ -19,6 +19,8 @@ Public entry points (numpy + OpenCV only, no torch):
   calibration has the TABLE.md shape. Same layout + seed = same picture;
   this is what a later appliance demo uses to render a recorded session,
   one frame per table state (phase ``play`` for frames during play).
+  ``look_seed=`` makes the frames of one session: the same camera, table,
+  mat and tile set in every frame, only the jitter and sensor noise change.
 - ``render_topdown(layout, seed, out_size=...)``: the play area straight
   from above, as the calibration rectifies it (training data);
   ``truth_topdown`` gives the same ground truth without drawing.

@@ -8,6 +8,7 @@ computed here in table coordinates.
 """
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 
 import cv2
@@ -67,21 +68,29 @@ def _lighting(h: int, w: int, look: Look, to_cm, rng: np.random.Generator) -> np
 
 
 def draw_table(blocks: list[Block], size_cm: float, look: Look, rng: np.random.Generator, *,
-               ppc: float, margin_cm: float, real=None) -> tuple[np.ndarray, list[np.ndarray]]:
+               ppc: float, margin_cm: float, real=None, look_rng: np.random.Generator | None = None,
+               ) -> tuple[np.ndarray, list[np.ndarray]]:
     """Render the table plane; returns (BGR image, visible top-face quad per block in px).
 
     The canvas covers ``[-margin, size+margin]`` cm on both axes at ``ppc``
     pixels per cm. Quads are clockwise from the top-left as each tile is read.
+
+    ``look_rng`` is for frames of one table: the rim's and the mat's grain and
+    the tile backs come from it, and every tile code gets one face (a tile set
+    has one design per code), so two frames drawn with generators seeded
+    alike show the same mat and the same tiles. Without it all comes from
+    ``rng`` and each tile's face is drawn on its own (training variety).
     """
     n = int(round((size_cm + 2 * margin_cm) * ppc))
     to_px = lambda p: (np.asarray(p, np.float64) + margin_cm) * ppc  # noqa: E731
     to_cm = lambda x, y: (x / ppc - margin_cm, y / ppc - margin_cm)  # noqa: E731
+    fixed = look_rng if look_rng is not None else rng
 
     img = np.empty((n, n, 3), np.float32)
     img[:] = look.rim_bgr
-    img += rng.normal(0, 2, (n, n, 1)).astype(np.float32)
+    img += fixed.normal(0, 2, (n, n, 1)).astype(np.float32)
     a, b = int(round(margin_cm * ppc)), int(round((margin_cm + size_cm) * ppc))
-    img[a:b, a:b] = _mat_texture(b - a, b - a, look, rng, ppc)
+    img[a:b, a:b] = _mat_texture(b - a, b - a, look, fixed, ppc)
     cv2.rectangle(img, (a, a), (b - 1, b - 1), tuple(v * 0.8 for v in look.mat_bgr), max(1, int(ppc * 0.2)))
 
     cam = np.array(look.cam_xy, np.float64)
@@ -105,7 +114,8 @@ def draw_table(blocks: list[Block], size_cm: float, look: Look, rng: np.random.G
     # Blocks, farthest from the camera first and lower layers first (painter's order).
     order = sorted(range(len(blocks)), key=lambda i: (blocks[i].z0, -np.hypot(blocks[i].x - cam[0], blocks[i].y - cam[1])))
     quads: list[np.ndarray] = [np.zeros((4, 2))] * len(blocks)
-    back = back_texture(look.back_bgr, rng)
+    back = back_texture(look.back_bgr, fixed)
+    face_of = _one_face_per_code(look, real, int(look_rng.integers(2 ** 62))) if look_rng is not None else None
     body = np.array(look.body_bgr, np.float32)
     backc = np.array(look.back_bgr, np.float32)
     for i in order:
@@ -127,11 +137,25 @@ def draw_table(blocks: list[Block], size_cm: float, look: Look, rng: np.random.G
             half = np.array([top[0], top[1], (top[1] + top[2]) / 2, (top[0] + top[3]) / 2], np.float32)
             cv2.fillConvexPoly(img, (half * 16).astype(np.int32), tuple(float(c) for c in backc), cv2.LINE_AA, 4)
             continue
-        tex = draw_face(bl.true_code, look.style, rng, real) if bl.face_up else back
+        if not bl.face_up:
+            tex = back
+        else:
+            tex = face_of(bl.true_code) if face_of else draw_face(bl.true_code, look.style, rng, real)
         _paste(img, tex, top, body if bl.face_up else backc)
     light = _lighting(n, n, look, to_cm, rng)
     img *= light
     return np.clip(img, 0, 255).astype(np.uint8), quads
+
+
+def _one_face_per_code(look: Look, real, seed: int):
+    """A face drawer that gives each code the same face every time (cached)."""
+    cache: dict[str, np.ndarray] = {}
+
+    def face(code: str) -> np.ndarray:
+        if code not in cache:
+            cache[code] = draw_face(code, look.style, np.random.default_rng([seed, zlib.crc32(code.encode())]), real)
+        return cache[code]
+    return face
 
 
 def _paste(img: np.ndarray, tex: np.ndarray, quad: np.ndarray, rim: np.ndarray) -> None:

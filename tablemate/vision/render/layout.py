@@ -76,17 +76,33 @@ def _to_table(spec: TableSpec, side: str, u: float, v: float) -> tuple[float, fl
     return (ex * spec.size + u * r[0] + v * f[0], ey * spec.size + u * r[1] + v * f[1])
 
 
-def place_tiles(spec: TableSpec, rng: np.random.Generator) -> list[Block]:
-    """Blocks for every tile of the layout, with small human placement jitter."""
+def place_tiles(spec: TableSpec, rng: np.random.Generator, plan_seed: int | None = None) -> list[Block]:
+    """Blocks for every tile of the layout, with small human placement jitter.
+
+    ``plan_seed`` fixes the choices that stay put while a hand is played
+    (how far each seat's hand, melds and discard rows lie from its edge, the
+    spacing of standing tiles, which way a claimed tile is turned, where the
+    wall is broken): without it a sequence of frames would see the discard
+    rows shift and the wall's gap jump between frames, which no table does.
+    Each choice gets its own generator keyed by what it is for, so a tile
+    appearing elsewhere does not reshuffle it. Only the per-tile jitter then
+    comes from ``rng``. Without ``plan_seed`` everything comes from ``rng``
+    (the training data's scenes, unchanged).
+    """
     W, H, T = spec.tile_w, spec.tile_h, spec.tile_t
     blocks: list[Block] = []
     group = 0
-    for side in SIDES:
+
+    def planned(*key: int) -> np.random.Generator:
+        return rng if plan_seed is None else np.random.default_rng([plan_seed, *key])
+
+    for k_side, side in enumerate(SIDES):
         seat = spec.seats.get(side) or {}
         _, f, r = SIDE_FRAMES[side]
         up_seat = f  # faces read from the seat point their top towards the centre
-        hand_v = float(rng.uniform(1.3, 1.9)) * H
-        meld_v = hand_v + float(rng.uniform(1.3, 1.7)) * H
+        rows = planned(k_side, 0)
+        hand_v = float(rows.uniform(1.3, 1.9)) * H
+        meld_v = hand_v + float(rows.uniform(1.3, 1.7)) * H
 
         def put(code, u, v, *, up=up_seat, face_up=True, role, grp, standing=False, w=W, h=H, jitter=1.0):
             du, dv = rng.normal(0, 0.04 * W * jitter, 2)
@@ -101,7 +117,7 @@ def place_tiles(spec: TableSpec, rng: np.random.Generator) -> list[Block]:
         win = seat.get("winning_tile")
         if seat.get("hand_hidden"):
             n = int(seat.get("standing_count", 13))
-            gap = float(rng.uniform(0.0, 0.05)) * W
+            gap = float(planned(k_side, 1).uniform(0.0, 0.05)) * W
             u = -(n * (W + gap)) / 2 + W / 2
             for _ in range(n):
                 put("back", u, hand_v * 0.85, role="hand", grp=-1, standing=True, w=W, h=T)
@@ -131,10 +147,10 @@ def place_tiles(spec: TableSpec, rng: np.random.Generator) -> list[Block]:
             for kind, m in items:
                 n = len(m["tiles"])
                 widths.append(n * W + (H - W if m.get("turned") is not None else 0))
-            seps = rng.uniform(0.45, 0.8, len(items)) * W
+            seps = planned(k_side, 4).uniform(0.45, 0.8, len(items)) * W
             total = sum(widths) + seps[:-1].sum()
             u = -total / 2
-            for (kind, m), wd, sep in zip(items, widths, seps):
+            for k_item, ((kind, m), wd, sep) in enumerate(zip(items, widths, seps)):
                 group += 1
                 turned = m.get("turned")
                 for i, code in enumerate(m["tiles"]):
@@ -142,7 +158,8 @@ def place_tiles(spec: TableSpec, rng: np.random.Generator) -> list[Block]:
                     if kind == "meld" and m.get("kind") == "kong" and not m.get("exposed", True):
                         face_up = i in (1, 2)
                     if turned == i:
-                        put(code, u + H / 2, meld_v - (H - W) / 2, up=_rot(up_seat, 90 if rng.random() < 0.5 else -90),
+                        turn = 90 if planned(k_side, 2, k_item).random() < 0.5 else -90
+                        put(code, u + H / 2, meld_v - (H - W) / 2, up=_rot(up_seat, turn),
                             face_up=face_up, role=kind, grp=group)
                         u += H + 0.02 * W
                     else:
@@ -153,7 +170,7 @@ def place_tiles(spec: TableSpec, rng: np.random.Generator) -> list[Block]:
         discards = seat.get("discards", [])
         if discards:
             group += 1
-            d0 = spec.size / 2 - float(rng.uniform(4.0, 4.5)) * W  # first row's distance from the edge
+            d0 = spec.size / 2 - float(planned(k_side, 3).uniform(4.0, 4.5)) * W  # first row's distance from the edge
             for i, code in enumerate(discards):
                 row, col = divmod(i, 6)
                 put(code, (col - 2.5) * (W * 1.03), d0 - row * H * 1.06, role="discard", grp=group, jitter=1.5)
@@ -163,7 +180,7 @@ def place_tiles(spec: TableSpec, rng: np.random.Generator) -> list[Block]:
         per = 17
         half = per * W / 2 + H * 0.6 + W * 0.3
         remaining = spec.wall_stacks
-        start = int(rng.integers(0, 4 * per))
+        start = int(planned(4).integers(0, 4 * per))
         order = [(start + k) % (4 * per) for k in range(remaining)]
         for idx in order:
             side = SIDES[idx // per]

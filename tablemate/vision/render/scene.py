@@ -161,29 +161,39 @@ def camera_pose(rng: np.random.Generator, image_size: tuple[int, int]) -> np.nda
 
 def render_scene(layout: dict, seed: int, *, family: str = "train",
                  image_size: tuple[int, int] = (4608, 2592), jpeg_quality: int | None = None,
-                 ) -> tuple[np.ndarray, dict, dict]:
+                 look_seed: int | None = None) -> tuple[np.ndarray, dict, dict]:
     """A camera photo of the table: (BGR image, ground-truth recognition, calibration).
 
     The ground truth has the FORMATS.md recognition shape with corners in
     image pixels; the calibration has the TABLE.md shape.
+
+    ``look_seed`` makes frames of one session: a real camera stays put over
+    one table with one mat and one tile set, so with the same ``look_seed``
+    the table's and tiles' sizes, the look, the camera pose, the floor, the
+    lens and the vignetting, and where rows and the wall lie (see
+    ``place_tiles``) are the same in every frame; only the tiles' small
+    placement jitter and the sensor's noise, blur and JPEG follow ``seed``.
+    Without it everything follows ``seed`` (each photo a new table).
     """
     rng = np.random.default_rng(seed)
-    spec = random_spec(rng, layout)
-    blocks = place_tiles(spec, rng)
-    look = random_look(rng, spec.size, family)
-    corners_img = camera_pose(rng, image_size)
+    fixed = rng if look_seed is None else np.random.default_rng(look_seed)
+    spec = random_spec(fixed, layout)
+    blocks = place_tiles(spec, rng, plan_seed=look_seed)
+    look = random_look(fixed, spec.size, family)
+    corners_img = camera_pose(fixed, image_size)
     # Canvas resolution: about the camera's own on the table.
     side_px = float(np.linalg.norm(corners_img[1] - corners_img[0]))
     ppc = side_px / spec.size * 1.1
     margin = 14.0
-    canvas, quads = draw_table(blocks, spec.size, look, rng, ppc=ppc, margin_cm=margin, real=_real(family))
+    canvas, quads = draw_table(blocks, spec.size, look, rng, ppc=ppc, margin_cm=margin, real=_real(family),
+                               look_rng=None if look_seed is None else fixed)
     # Homography canvas px -> undistorted image px.
     s = spec.size
     table_cm = np.float32([[0, s], [s, s], [s, 0], [0, 0]])
     canvas_pts = (table_cm + margin) * ppc
     hmat = cv2.getPerspectiveTransform(canvas_pts.astype(np.float32), corners_img.astype(np.float32))
     w, h = image_size
-    k1 = float(rng.uniform(-0.03, 0.03))
+    k1 = float(fixed.uniform(-0.03, 0.03))
     centre = np.array([w / 2, h / 2])
     norm = float(np.hypot(w / 2, h / 2))
     # Inverse map for remap: distorted output pixel -> undistorted -> canvas.
@@ -197,13 +207,13 @@ def render_scene(layout: dict, seed: int, *, family: str = "train",
     mapx = ((hinv[0, 0] * ux + hinv[0, 1] * uy + hinv[0, 2]) / den).astype(np.float32)
     mapy = ((hinv[1, 0] * ux + hinv[1, 1] * uy + hinv[1, 2]) / den).astype(np.float32)
     del ux, uy, den
-    floor = tuple(float(v) for v in rng.uniform(30, 110, 3))
+    floor = tuple(float(v) for v in fixed.uniform(30, 110, 3))
     img = cv2.remap(canvas, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=floor)
     del mapx, mapy, canvas
     # Vignetting, then sensor effects.
     vy = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
     vx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
-    vig = 1 - rng.uniform(0.05, 0.2) * (vx * vx + vy * vy) / 2
+    vig = 1 - fixed.uniform(0.05, 0.2) * (vx * vx + vy * vy) / 2
     img = np.clip(img * vig[..., None], 0, 255).astype(np.uint8)
     img = _degrade(img, rng, 1.0)
     if jpeg_quality:
