@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .phrase import Phrase
+
 
 @dataclass(frozen=True, slots=True)
 class ScoreItem:
@@ -31,6 +33,9 @@ class Score:
     explanation: tuple[str, ...] = ()
     #: Extra machine-readable facts a rule set reports (e.g. MCR fans without flowers).
     extra: dict = field(default_factory=dict)
+    #: The explanation as phrases (key and parameters), for other languages than
+    #: the JSON's English; not part of the JSON.
+    phrases: tuple[Phrase, ...] = ()
 
     def to_json(self) -> dict:
         out = {

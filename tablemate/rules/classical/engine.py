@@ -11,14 +11,16 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, NotWinningError
 from ..hand import Hand, check_tiles
+from ..phrase import Phrase, Term
 from ..score import Score, ScoreItem
 from . import beginner as beg
 from .doublings import flower_doublings, flush, flush_doublings
 from .groups import STANDARD, Group, Reading, loser_readings, winner_readings
-from .limit_hands import EARTHLY_BLESSING, SWITCHABLE, full_limit_hands, special_patterns
+from .limit_hands import ALWAYS_ON_NAMES, EARTHLY_BLESSING, SWITCHABLE, full_limit_hands, special_patterns
 from .options import BeginnerOptions, ClassicalOptions
 from .sets import pair_points, set_doublings, set_name, set_points
 from .validate import check_bonus_tiles, check_flags
+from .wording import english
 
 RULESETS = ("classical", "beginner")
 BONUS_TILE_POINTS = 4
@@ -29,71 +31,82 @@ class _Outcome:
     """One reading scored: what a Score is built from, and the key to choose by."""
 
     items: tuple[ScoreItem, ...]
-    lines: tuple[str, ...]
+    lines: tuple[Phrase, ...]
     total: int
     raw: int
     limit_hand: str | None
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+_say = Phrase.of
 
 
-def _claimed_note(group: Group) -> str:
-    return " (completed with the claimed winning tile)" if group.claimed else ""
+def _points(n: int) -> Phrase:
+    return _say("points", n=n)
 
 
-def _set_items(hand: Hand, reading: Reading, opts, hua_bao: bool) -> tuple[list[ScoreItem], list[str]]:
+def _doublings(n: int) -> Phrase:
+    return _say("doublings", n=n)
+
+
+def _note(group: Group, reading: Reading) -> Phrase | None:
+    if group.kind == "pung" and group.tile in reading.loose:
+        return _say("note.undeclared_kong", tile=group.tile.code)
+    return _say("note.claimed") if group.claimed else None
+
+
+def _set_items(hand: Hand, reading: Reading, opts, hua_bao: bool) -> tuple[list[ScoreItem], list[Phrase]]:
     """Items and explanation lines of the sets and pairs (§3.2, D1-D3; §6)."""
     items: list[ScoreItem] = []
-    lines: list[str] = []
+    lines: list[Phrase] = []
     # Sets before pairs, as a player lays them out; sort is stable, so declared melds lead.
     for g in sorted(reading.groups, key=lambda g: g.kind == "pair"):
-        note = _claimed_note(g)
-        if g.kind == "pung" and g.tile in reading.loose:
-            note = f" (four {g.tile.code} not declared as a kong count as a concealed pung)"
+        note = _note(g, reading)
         if g.kind == "chow":
-            state = "Concealed" if g.concealed else "Exposed"
-            lines.append(f"{state} chow {g.text()}: 0 points{note}")
+            name = "Concealed chow" if g.concealed else "Exposed chow"
+            lines.append(_say("group", name=Term(name), tiles=g.text(), points=_points(0), why=None, note=note))
             continue
         if g.kind == "pair":
             if hua_bao:
                 points, name = pair_points(g.tile, hand.seat_wind, hand.prevailing_wind)
                 if points and not g.concealed and not opts.claimed_pair_scores:
-                    lines.append(f"{name} {g.text()}: 0 points, completed with the claimed winning tile")
+                    lines.append(_say("pair.claimed_zero", name=Term(name), tiles=g.text(), points=_points(0)))
                     continue
             else:
                 points, name = beg.pair_points(g, opts.claimed_pair_scores)
             if points:
                 items.append(ScoreItem(name, points, source=g.text()))
-            lines.append(f"{name} {g.text()}: {_plural(points, 'point')}{note}")
+            lines.append(_say("group", name=Term(name), tiles=g.text(), points=_points(points), why=None, note=note))
             continue
         points = set_points(g) if hua_bao else beg.set_points(g)
         reasons = set_doublings(g, hand.seat_wind, hand.prevailing_wind) if hua_bao else []
         name = set_name(g)
         items.append(ScoreItem(name, points, doublings=len(reasons), source=g.text()))
-        why = f", {_plural(len(reasons), 'doubling')} ({', '.join(reasons)})" if reasons else ""
-        lines.append(f"{name} {g.text()}: {_plural(points, 'point')}{why}{note}")
+        why = _say("why", doublings=_doublings(len(reasons)), reasons=tuple(map(Term, reasons))) if reasons else None
+        lines.append(_say("group", name=Term(name), tiles=g.text(), points=_points(points), why=why, note=note))
     return items, lines
 
 
-def _hand_items(hand: Hand, opts, hua_bao: bool) -> tuple[list[ScoreItem], list[str]]:
+def _hand_items(hand: Hand, opts, hua_bao: bool) -> tuple[list[ScoreItem], list[Phrase]]:
     """Bonus tiles, Mah-Jongg and robbing bonuses, flushes, flower doublings (§3.3, §3.4)."""
     items: list[ScoreItem] = []
-    lines: list[str] = []
+    lines: list[Phrase] = []
     if hand.flowers:
         codes = " ".join(t.code for t in hand.flowers)
-        items.append(ScoreItem("Flowers and seasons", BONUS_TILE_POINTS, count=len(hand.flowers), source=codes))
-        lines.append(f"Flowers and seasons {codes}: {len(hand.flowers)} x {BONUS_TILE_POINTS} points")
+        name = "Flowers and seasons"
+        items.append(ScoreItem(name, BONUS_TILE_POINTS, count=len(hand.flowers), source=codes))
+        lines.append(_say("flowers", name=Term(name), tiles=codes, count=len(hand.flowers),
+                          points=_points(BONUS_TILE_POINTS)))
     if hand.is_winner:
         items.append(ScoreItem("Mah-Jongg", opts.mahjong_bonus))
-        lines.append(f"Mah-Jongg: {_plural(opts.mahjong_bonus, 'point')}")
+        lines.append(_say("item", name=Term("Mah-Jongg"), value=_points(opts.mahjong_bonus)))
         if hand.robbing_kong:
+            name = "Robbing the kong"
             if hua_bao:
-                items.append(ScoreItem("Robbing the kong", opts.robbing_kong_bonus, source=hand.winning_tile.code))
-                lines.append(f"Robbing the kong ({hand.winning_tile.code}): {_plural(opts.robbing_kong_bonus, 'point')}")
+                items.append(ScoreItem(name, opts.robbing_kong_bonus, source=hand.winning_tile.code))
+                lines.append(_say("robbing", name=Term(name), tile=hand.winning_tile.code,
+                                  value=_points(opts.robbing_kong_bonus)))
             else:
-                lines.append("Robbing the kong: no bonus at the beginners' table")
+                lines.append(_say("robbing.beginner", name=Term(name)))
         if hua_bao:
             kind = flush(hand.all_tiles())
             n = flush_doublings(kind, opts.flush_doublings)
@@ -101,13 +114,13 @@ def _hand_items(hand: Hand, opts, hua_bao: bool) -> tuple[list[ScoreItem], list[
                 suit = next(t.suit for t in hand.all_tiles() if t.is_suited)
                 name = "Full flush" if kind == "full" else "Half flush"
                 items.append(ScoreItem(name, 0, doublings=n, source=f"all {suit}"))
-                lines.append(f"{name} (all {suit}{'' if kind == 'full' else ' and honours'}): {_plural(n, 'doubling')}")
+                lines.append(_say(f"flush.{kind}", name=Term(name), suit=_say(f"suit.{suit}"), value=_doublings(n)))
     if hua_bao:
         for name, n, codes in flower_doublings(hand.flowers, hand.seat_wind, opts.flower_doubling_mode):
             items.append(ScoreItem(name, 0, doublings=n, source=codes))
-            lines.append(f"{name} {codes}: {_plural(n, 'doubling')}")
+            lines.append(_say("item.tiles", name=Term(name), tiles=codes, value=_doublings(n)))
     elif hand.heavenly or hand.earthly:
-        lines.append("The blessings are not scored at the beginners' table: the hand scores its points")
+        lines.append(_say("blessings.beginner"))
     return items, lines
 
 
@@ -128,44 +141,42 @@ def _evaluate(hand: Hand, reading: Reading, opts, hua_bao: bool) -> _Outcome | N
     items = set_items + hand_items
     lines = set_lines + hand_lines
     if reading.loose:
-        lines.append(f"No scoring set: {' '.join(t.code for t in reading.loose)}")
+        lines.append(_say("loose", tiles=" ".join(t.code for t in reading.loose)))
     if not winner:
-        lines.append(
-            "Did not go out: sets, pairs and bonus tiles count with their doublings; "
-            "no Mah-Jongg bonus" + (", flushes or limit hands" if hua_bao else "")
-        )
+        lines.append(_say("loser.classical" if hua_bao else "loser.beginner"))
     points = sum(i.points * i.count for i in items)
     doublings = sum(i.doublings * i.count for i in items)
     raw = _round(points * 2**doublings, opts.rounding)
-    summary = f"{_plural(points, 'point')} x 2^{doublings} = {raw}" if doublings else f"{_plural(points, 'point')}"
-    if opts.rounding == "up_to_10" and raw != points * 2**doublings:
-        summary += " (rounded up to 10)"
+    base = (_say("summary.doubled", points=_points(points), doublings=doublings, raw=raw) if doublings
+            else _say("summary.plain", points=_points(points)))
+    rounded = opts.rounding == "up_to_10" and raw != points * 2**doublings
     capped = opts.limit is not None and (winner or opts.limit_for_losers) and raw > opts.limit
     total = opts.limit if capped else raw
-    if capped:
-        summary += f", capped at the limit of {opts.limit}"
+    summary = _say("summary", base=base, rounded=_say("summary.rounded") if rounded else None,
+                   capped=_say("summary.capped", limit=opts.limit) if capped else None)
+    replaces = _say("limit.replaces", summary=summary)
     if full:
         hid, name = full[0]
         value = opts.limit_value
-        others = "; also " + ", ".join(n for _, n in full[1:]) + " (limits never stack)" if len(full) > 1 else ""
-        replaced = "" if reading.pattern not in (None, STANDARD) else f"; it replaces {summary}"
+        others = _say("limit.others", names=tuple(Term(n) for _, n in full[1:])) if len(full) > 1 else None
+        replaced = None if reading.pattern not in (None, STANDARD) else replaces
         return _Outcome(
             (ScoreItem(name, value),),
-            (f"{name}: the limit, {value}{replaced}{others}",),
+            (_say("limit", name=Term(name), value=value, replaced=replaced, others=others),),
             value, value, hid,
         )
     if winner and hua_bao and hand.earthly:
         value = opts.limit_value
-        name = "Earthly Blessing (Segen der Erde)"
+        name = ALWAYS_ON_NAMES[EARTHLY_BLESSING]
         if opts.earthly_blessing == "full":
-            return _Outcome((ScoreItem(name, value),), (f"{name}: the limit, {value}; it replaces {summary}",),
-                            value, value, EARTHLY_BLESSING)
+            line = _say("limit", name=Term(name), value=value, replaced=replaces, others=None)
+            return _Outcome((ScoreItem(name, value),), (line,), value, value, EARTHLY_BLESSING)
         half = value // 2
         if opts.special_min_rule == "fixed" or total < half:
-            return _Outcome((ScoreItem(name, half),), (f"{name}: half the limit, {half}; it replaces {summary}",),
-                            half, half, EARTHLY_BLESSING)
-        lines.append(f"{name}: half the limit ({half}) is less than the hand's score, which counts")
-    lines.append(f"Total: {summary}")
+            line = _say("limit.half", name=Term(name), value=half, replaced=replaces)
+            return _Outcome((ScoreItem(name, half),), (line,), half, half, EARTHLY_BLESSING)
+        lines.append(_say("limit.half_less", name=Term(name), value=half))
+    lines.append(_say("total", summary=summary))
     return _Outcome(tuple(items), tuple(lines), total, raw, None)
 
 
@@ -218,7 +229,8 @@ def score(hand: Hand, options: dict | ClassicalOptions | BeginnerOptions | None 
         valid=True,
         total=best.total,
         items=items,
-        explanation=best.lines,
+        explanation=tuple(map(english, best.lines)),
+        phrases=best.lines,
         extra={
             "basic_points": sum(i.points * i.count for i in items),
             "doublings": sum(i.doublings * i.count for i in items),
