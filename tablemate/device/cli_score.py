@@ -16,6 +16,7 @@ from ..rules.notation import format_hand, parse_hand
 from ..rules.rulesets import RULE_SETS, score_hand
 from ..rules.score import Score
 from ..rules.tiles import Tile, wind_from_code
+from .i18n_classical import explain
 from .i18n_score import explain_line, left_out_line, text as t
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
@@ -36,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", choices=RULE_SETS, default="mcr")
     p.add_argument("--jsonl", action="store_true", help="read FORMATS.md hands from stdin, one per line")
     p.add_argument("--json", action="store_true", help="print the score as JSON")
-    p.add_argument("--lang", choices=("en", "de"), default=os.environ.get("TABLEMATE_LANG", "en"))
+    p.add_argument("--lang", choices=("en", "de"), default=os.environ.get("TABLEMATE_LANG", "en"),
+                   help="language of the breakdown (default $TABLEMATE_LANG or en); --json stays English")
     p.add_argument("--win", metavar="TILE", help="the winning tile (instead of +TILE in the notation)")
     p.add_argument("--self-drawn", action="store_true")
     p.add_argument("--seat", metavar="WIND", default="E", help="seat wind E/S/W/N (default E)")
@@ -163,7 +165,7 @@ def render(hand: Hand, result: Score, lang: str = "en") -> str:
         lines.extend(explain_line(result.rules, item, lang) for item in result.items)
     else:
         # The classical explanation already walks through every set and doubling.
-        lines.extend("  " + line for line in result.explanation)
+        lines.extend("  " + line for line in explain(result, lang))
     left_out = result.extra.get("left_out", [])
     if left_out:
         lines.append("")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..rules.mcr.fans import Fan
 from ..rules.score import ScoreItem
+from .i18n_classical import label as classical_label
 
 _TEXT = {
     "en": {
@@ -38,6 +39,7 @@ def explain_line(rules: str, item: ScoreItem, lang: str) -> str:
         name = f"{fan.de} ({fan.fan_name}, {fan.zh})" if lang == "de" else f"{fan.fan_name} ({fan.zh})"
         value = f"{item.points}" + (f" x{item.count}" if item.count > 1 else "")
     else:
+        name = classical_label(name, lang)
         parts = []
         if item.points:
             parts.append(f"{item.points}" + (f" x{item.count}" if item.count > 1 else ""))
@@ -65,9 +67,15 @@ _REASONS = {
 
 
 def fan_label(name: str, lang: str) -> str:
-    """An MCR fan's name in the player's language (other items keep their name)."""
+    """An item's name in the player's language, for the display, which knows only the name.
+
+    MCR fan names and classical item names never coincide (a test holds them
+    apart), so the name alone says which table to look in.
+    """
     fan = _MCR_BY_NAME.get(name)
-    return fan.de if (fan and lang == "de") else name
+    if fan is not None:
+        return fan.de if lang == "de" else name
+    return classical_label(name, lang)
 
 
 def left_out_line(note: dict, lang: str) -> str:
