@@ -1,8 +1,13 @@
 """The explanation says which items, which doublings, from which tiles (like MCR's)."""
 from __future__ import annotations
 
+import random
+
 from tablemate.rules.classical import score
+from tablemate.rules.classical.wording import english
+from tablemate.rules.errors import TablemateError
 from tablemate.rules.notation import parse_hand
+from tablemate.rules.random_hands import random_hand
 from tablemate.rules.tiles import Tile
 
 
@@ -45,3 +50,19 @@ def test_score_json_has_doublings_per_item():
     data = score(hand).to_json()
     assert data["rules"] == "classical" and data["valid"] is True and data["total"] == 64
     assert {"name": "Concealed pung of dragons", "points": 8, "count": 1, "doublings": 1} in data["items"]
+
+
+def test_phrases_say_exactly_the_explanation():
+    """The device translates the phrases, so they must carry everything the English says."""
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(300):
+        hand = random_hand(rng)
+        for rules, options in (("classical", {"bonus_tiles": True, "rounding": "up_to_10"}), ("beginner", {})):
+            try:
+                result = score(hand, options, ruleset=rules)
+            except TablemateError:
+                continue
+            assert tuple(map(english, result.phrases)) == result.explanation
+            checked += 1
+    assert checked > 100
