@@ -81,11 +81,27 @@ def real_holdout_accuracy() -> tuple[float, int, dict]:
     return acc, len(truth), dict(wrong.most_common(10))
 
 
+def _seat_diff(got: dict, want: dict) -> str:
+    """What differs in one seat, in a line a person can read."""
+    out = []
+    for key in ("melds", "concealed", "flowers", "winning_tile"):
+        g, w = got.get(key), want.get(key)
+        if key == "melds":
+            g = [" ".join(m["tiles"]) + ("" if m.get("exposed", True) else " (concealed)") for m in g or []]
+            w = [" ".join(m["tiles"]) + ("" if m.get("exposed", True) else " (concealed)") for m in w or []]
+        elif key in ("concealed", "flowers"):
+            g, w = sorted(g or []), sorted(w or [])
+        if g != w:
+            out.append(f"{key} {g} (truth {w})")
+    return "; ".join(out) or "same tiles, other difference"
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=24)
     ap.add_argument("--family", default="holdout", choices=["holdout", "train"])
     ap.add_argument("--json", help="also write the figures to this file")
+    ap.add_argument("--verbose", action="store_true", help="print what differs in each seat read wrong")
     a = ap.parse_args(argv)
     det_tp = det_fp = det_fn = 0
     read_truth = defaultdict(lambda: [0, 0])     # code -> [right, total], reader on true outlines
@@ -138,7 +154,10 @@ def main(argv=None) -> None:
                 hidden_ok += want["hand_hidden"] == got["hand_hidden"]
                 if not want["hand_hidden"] and (want["concealed"] or want["melds"]):
                     seats_n += 1
-                    seats_ok += seats_match(got, want)
+                    ok = seats_match(got, want)
+                    seats_ok += ok
+                    if not ok and a.verbose:
+                        print(f"  scene {k + 1} {side}: " + _seat_diff(got, want))
             print(f"scene {k + 1}/{a.scenes}: {len(gt['tiles'])} tiles, found {len(rec['tiles'])}, "
                   f"matched {len(pairs)}", flush=True)
     n_read = sum(v[1] for v in read_truth.values())

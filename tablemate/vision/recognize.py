@@ -8,7 +8,7 @@ Stages, each timed by the latency benchmark:
    play area found automatically; none found means an empty recognition;
 3. ``rectify``: warp the play area to the detector's top-down square;
 4. ``detect``: the detector finds every tile, its state and orientation;
-5. ``read``: each face-up tile is cut upright from the photo and read, and
+5. ``read``: each lying tile (face up or down) is cut upright and read, and
    readings a real set cannot show (two of one flower, five of one tile)
    give way to the less certain tile's next choice;
 6. ``group``: table conventions give sides, roles, groups and seats.
@@ -95,8 +95,14 @@ def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
 
 
 def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None) -> None:
-    """Read every face-up tile (in place): code, confidence, and orientation fixed if it was upside down."""
-    faces = [t for t in tiles if t.state == "face_up"]
+    """Read every lying tile (in place): code, confidence, and orientation fixed if it was upside down.
+
+    Face-down tiles are read too and the reader has the last word on face up
+    or down: a white dragon with a blank or framed face looks like a back to
+    the detector, but the reader, which sees the crop at full resolution,
+    tells them apart (on held-out looks it turned no true back face up).
+    """
+    faces = [t for t in tiles if t.state != "standing"]
     if not faces:
         return
 
@@ -121,8 +127,7 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
         top = [k] + [int(j) for j in np.argsort(-p)[:4] if j != k][:3]
         t.alternatives = tuple((READER_CLASSES[j], float(p[j])) for j in top)
         t.code, t.confidence = READER_CLASSES[k], float(p[k])
-        if t.code == "back":
-            t.state = "face_down"
+        t.state = "face_down" if t.code == "back" else "face_up"
 
 
 def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
