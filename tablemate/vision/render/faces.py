@@ -191,3 +191,18 @@ def back_texture(colour: tuple, rng: np.random.Generator) -> np.ndarray:
 
 TRAIN_BACKS = [(60, 140, 40), (150, 80, 20), (40, 170, 220), (30, 120, 230), (40, 40, 150), (200, 150, 60)]
 HOLDOUT_BACKS = [(130, 50, 110), (120, 130, 20), (70, 70, 70)]
+
+
+def random_back(rng: np.random.Generator, family: str = "train") -> tuple:
+    """A back colour (BGR). Half the training sets take any colour at all, because
+    players' sets come in every colour, but none near a held-out colour, so the
+    benchmark's backs stay unseen."""
+    if family == "holdout":
+        return tuple(float(c) for c in HOLDOUT_BACKS[rng.integers(len(HOLDOUT_BACKS))])
+    if rng.random() < 0.5:
+        return tuple(float(c) for c in TRAIN_BACKS[rng.integers(len(TRAIN_BACKS))])
+    while True:
+        c = rng.uniform(15, 235, 3)
+        if min(np.linalg.norm(c - np.array(h, float)) for h in HOLDOUT_BACKS) > 70:
+            return tuple(float(v) for v in c)
+

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from .draw import Look, draw_table
-from .faces import HOLDOUT_BACKS, TRAIN_BACKS, random_style, real_photo_index, split_real
+from .faces import random_back, random_style, real_photo_index, split_real
 from .layout import SIDES, Block, TableSpec, place_tiles, random_layout, top_quad
 
 TRAIN_MATS = [((60, 120, 40), "felt"), ((110, 70, 30), "felt"), ((70, 70, 70), "plain"),
@@ -36,8 +36,7 @@ def random_look(rng: np.random.Generator, size_cm: float, family: str = "train")
     mats = HOLDOUT_MATS if hold else TRAIN_MATS
     mat, tex = mats[rng.integers(len(mats))]
     mat = tuple(float(np.clip(c * rng.uniform(0.85, 1.15), 0, 255)) for c in mat)
-    backs = HOLDOUT_BACKS if hold else TRAIN_BACKS
-    back = tuple(float(c) for c in backs[rng.integers(len(backs))])
+    back = random_back(rng, family)
     if hold:  # cool light from a lamp well off-centre
         gain = (rng.uniform(1.05, 1.2), rng.uniform(0.95, 1.05), rng.uniform(0.8, 0.92))
     else:
