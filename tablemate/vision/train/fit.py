@@ -247,7 +247,7 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
             h, s, o = _targets(boxes[i], out, ox, oy, k, crop)
             xb.append(im[..., ::-1].astype(np.float32).transpose(2, 0, 1) / 255.0)
             hb.append(h), sb.append(s), ob.append(o)
-        xb = _augment(torch.from_numpy(np.stack(xb)), rng, torch)
+        xb = _augment(torch.from_numpy(np.stack(xb)), rng, torch, colour_swap=0.3)
         hb, sb, ob = (torch.from_numpy(np.stack(a)) for a in (hb, sb, ob))
         ph, ps, po = net(xb)
         mask = (ob >= 0).float().unsqueeze(1)
