@@ -91,35 +91,37 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
 
     Returns None when nothing table-like is found (the caller then reports an
     empty table). The image bottom is taken as the bottom seat.
+
+    Three things make the plain colour mask go wrong on real tables, each met
+    here: a lamp off to one side (or the lens's vignetting) makes the far part
+    of the mat darker than the colour tolerance, so the light is flattened and
+    the mat looked for again; a table rim or floor close to the mat's colour
+    would join the mat, so the tolerance stops at the gap between the mat's
+    colours and the next colours around it; and a mat reaching past the image
+    edge would be cut there, so each side is a line fitted to the mat's own
+    visible edge and the corners are where the lines meet, even out of view.
     """
     h, w = image.shape[:2]
     step = max(1, int(np.ceil(max(h, w) / 480.0)))
     small = np.ascontiguousarray(image[::step, ::step])  # plain subsampling: fast, and blurred below
-    scale = 1.0 / step
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    sh, sw = lab.shape[:2]
-    # The mat's colour: the most common colour in the central part of the image.
-    centre = lab[sh // 4: 3 * sh // 4, sw // 4: 3 * sw // 4].reshape(-1, 3)
-    q = (centre // 12).astype(np.int32)
-    keys, counts = np.unique(q[:, 0] * 10000 + q[:, 1] * 100 + q[:, 2], return_counts=True)
-    if counts.max() < 0.12 * len(q):
+    img = cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
+    sh, sw = img.shape[:2]
+    found = _mat_blob(img)
+    if found is None:
         return None
-    k = keys[counts.argmax()]
-    mat = centre[(q[:, 0] * 10000 + q[:, 1] * 100 + q[:, 2]) == k].mean(0)
-    dist = np.linalg.norm(lab - mat, axis=2)
-    mask = (dist < 18).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    if n < 2:
-        return None
-    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    blob = (labels == best).astype(np.uint8)
-    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    blob, close = found
+    for _ in range(2):
+        again = _mat_blob(_flatten_light(img, (blob > 0) & (close > 0)))
+        if again is None:
+            break
+        blob, close = again
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    outline = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(outline)
     area = cv2.contourArea(hull)
-    if area < 0.12 * sh * sw or stats[best, cv2.CC_STAT_AREA] < 0.85 * area:
+    if area < 0.12 * sh * sw or int(blob.sum()) < 0.85 * area:
         return None
-    bw, bh = stats[best, cv2.CC_STAT_WIDTH], stats[best, cv2.CC_STAT_HEIGHT]
+    _, _, bw, bh = cv2.boundingRect(blob)
     if bw > 0.97 * sw and bh > 0.97 * sh:  # a uniform picture, not a mat on a table
         return None
     quad = None
@@ -130,15 +132,141 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
             break
     if quad is None:
         quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+    quad = _fit_edges(outline.reshape(-1, 2).astype(np.float64), _counter_clockwise(quad), sw, sh)
+    if quad is None:
+        return None
     sides = [np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]
     if min(sides) < 0.5 * max(sides):
         return None
     # Order: the edge whose midpoint is lowest in the image is the bottom seat's.
-    c = quad.mean(0)
-    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
-    quad = quad[np.argsort(-ang)]  # counter-clockwise on screen (y down)
+    quad = _counter_clockwise(quad)
     mids = [(quad[i] + quad[(i + 1) % 4]) / 2 for i in range(4)]
     start = int(np.argmax([m[1] for m in mids]))
-    quad = np.roll(quad, -start, axis=0)  # descending angle goes BL -> BR -> TR -> TL
-    quad = quad / scale
+    quad = np.roll(quad, -start, axis=0) * step  # descending angle goes BL -> BR -> TR -> TL
     return Calibration((w, h), tuple(map(tuple, quad.tolist())))
+
+
+def _counter_clockwise(quad: np.ndarray) -> np.ndarray:
+    """Corners by descending angle around their centre: counter-clockwise on screen (y down)."""
+    c = quad.mean(0)
+    return quad[np.argsort(-np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0]))]
+
+
+def _mat_blob(img: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(the mat's region with the tiles on it filled in, the pixels of mat colour), or None.
+
+    The mat's colour is the most common colour in the central part of the
+    image. The tolerance is the first clear gap in the histogram of colour
+    distances after the mat's own spread when another population (a rim, a
+    floor) follows close behind, else a generous fixed one.
+    """
+    sh, sw = img.shape[:2]
+    lab = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
+    centre = lab[sh // 4: 3 * sh // 4, sw // 4: 3 * sw // 4].reshape(-1, 3)
+    q = (centre // 12).astype(np.int32)
+    keys = q[:, 0] * 10000 + q[:, 1] * 100 + q[:, 2]
+    uniq, counts = np.unique(keys, return_counts=True)
+    if counts.max() < 0.12 * len(q):
+        return None
+    mat = centre[keys == uniq[counts.argmax()]].mean(0)
+    diff = lab - mat
+    dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
+    close = (dist < _colour_tolerance(dist)).astype(np.uint8)
+    mask = cv2.morphologyEx(close, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    if n < 2:
+        return None
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return (labels == best).astype(np.uint8), close
+
+
+MAT_TOLERANCE = 18.0  # Lab distance when nothing of a near colour borders the mat
+
+
+def _colour_tolerance(dist: np.ndarray) -> float:
+    hist = np.bincount(np.minimum(dist, 40).astype(np.int32).ravel(), minlength=41)[:30].astype(np.float64)
+    hist = np.convolve(hist, np.ones(3) / 3, mode="same")
+    peak = int(np.argmax(hist[:13]))
+    for m in range(peak + 2, int(MAT_TOLERANCE) + 1):
+        if hist[m] <= min(hist[m - 1], hist[m + 1]) and hist[m] < 0.5 * hist[peak] \
+                and hist[m + 1:m + 8].max() > 2 * hist[m] + 20:
+            return float(max(m, 6))
+    return MAT_TOLERANCE
+
+
+def _flatten_light(img: np.ndarray, mat: np.ndarray) -> np.ndarray:
+    """``img`` with a smooth light field divided out, fitted on the ``mat`` pixels.
+
+    The field is quadratic in log brightness per channel (a lamp's falloff
+    and vignetting are smooth and multiplicative); beyond the mat pixels it is
+    held at its edge value rather than extrapolated.
+    """
+    ys, xs = np.nonzero(mat)
+    if len(xs) < 50:
+        return img
+    k = max(1, len(xs) // 1500)
+    xs, ys = xs[::k], ys[::k]
+    sh, sw = img.shape[:2]
+    terms = _quadratic_terms(xs / sw - 0.5, ys / sh - 0.5)
+    coef, *_ = np.linalg.lstsq(terms, np.log1p(img[ys, xs]), rcond=None)
+    gy, gx = np.mgrid[0:sh:4, 0:sw:4].astype(np.float32)  # smooth: a coarse grid, enlarged
+    gx = np.clip(gx, xs.min(), xs.max()) / sw - 0.5
+    gy = np.clip(gy, ys.min(), ys.max()) / sh - 0.5
+    field = _quadratic_terms(gx, gy) @ coef.astype(np.float32) - (terms @ coef).mean(0).astype(np.float32)
+    gain = cv2.resize(np.exp(-np.clip(field, -1.5, 1.5)), (sw, sh), interpolation=cv2.INTER_LINEAR)
+    return (img + 1.0) * gain - 1.0
+
+
+def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
+
+
+#: The outline runs through the mat's outermost pixels, inside its edge, and the dark seam along
+#: the edge falls outside the colour tolerance: fitted lines move out by this many pixels (measured
+#: on rendered tables: without it the corners sat 0.6 % of a side too far in).
+EDGE_OUTSET = 1.0
+
+
+def _fit_edges(outline: np.ndarray, quad: np.ndarray, sw: int, sh: int) -> np.ndarray | None:
+    """The rough ``quad`` refined: per side, a line through the mat outline's points along it.
+
+    Outline points on the image border are not the mat's edge and are left
+    out; a side with too few points left (out of view) keeps its rough line.
+    Each fit drops the points furthest off the line (a tile or shadow biting
+    into the mask) and fits again.
+    """
+    on_border = (outline[:, 0] <= 1) | (outline[:, 0] >= sw - 2) | (outline[:, 1] <= 1) | (outline[:, 1] >= sh - 2)
+    pts = outline[~on_border]
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        d = (b - a) / length
+        rel = pts - a
+        t, off = rel @ d, rel @ np.array([-d[1], d[0]])
+        p = pts[(t > 0.1 * length) & (t < 0.9 * length) & (np.abs(off) < 0.08 * length)]
+        if len(p) < 0.15 * length:
+            lines.append((a, d))
+            continue
+        for _ in range(3):
+            c = p.mean(0)
+            evals, evecs = np.linalg.eigh(np.cov((p - c).T))
+            d = evecs[:, 1]
+            res = np.abs((p - c) @ np.array([-d[1], d[0]]))
+            keep = res <= max(1.5, float(np.percentile(res, 80)))
+            if keep.all():
+                break
+            p = p[keep]
+        normal = np.array([-d[1], d[0]])
+        if normal @ (c - quad.mean(0)) < 0:
+            normal = -normal
+        lines.append((c + EDGE_OUTSET * normal, d))
+    corners = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 0.2:  # neighbouring sides nearly parallel: no quadrilateral
+            return None
+        t = np.linalg.solve(m, p2 - p1)
+        corners.append(p1 + t[0] * d1)
+    return np.array(corners)
