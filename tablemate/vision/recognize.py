@@ -94,6 +94,46 @@ def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
     return out
 
 
+UNSURE = 0.5  # a reading below this is tried again turned a quarter
+
+
+def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, image: np.ndarray, quads,
+                     models_dir) -> bool:
+    """Read unsure tiles again turned by a quarter either way; keep a sure reading if one comes.
+
+    Unsure: below ``UNSURE`` for the code the set's counts allow (a tile whose
+    first choice was taken by a surer tile is unsure too). Returns whether
+    anything was re-read.
+
+    Why: a claimed tile lies turned by 90 degrees, and when the detector gets
+    its orientation wrong by a quarter the crop is cut sideways or squashed,
+    so the reader is unsure. Only unsure tiles pay for the extra reads, and a
+    re-read never turns a tile into a back.
+    """
+    back = len(READER_CLASSES) - 1
+    sure = probs[np.arange(len(faces)), chosen]
+    unsure = [i for i in range(len(faces)) if chosen[i] != back and sure[i] < UNSURE]
+    if not unsure:
+        return False
+    # Each turn either keeps the outline (the detector misjudged only which way is up)
+    # or turns the outline too (it misjudged the tile's shape as well).
+    tries = [(d, swap) for d in (1, 3) for swap in (True, False)]
+    turned = []
+    for i in unsure:
+        t = faces[i]
+        for d, swap in tries:
+            w, h = (t.h, t.w) if swap else (t.w, t.h)
+            turned.append(Seen(t.cx, t.cy, w, h, (t.orient + d) % 4, t.state, t.code, t.confidence))
+    p2, _ = run_reader(reader_blob([crop_tile(image, q) for q in quads(turned)]), models_dir)
+    for j, i in enumerate(unsure):
+        for k in range(len(tries)):
+            cand, alt = p2[len(tries) * j + k], turned[len(tries) * j + k]
+            if cand.max() > max(sure[i], UNSURE) and cand.argmax() != back:
+                probs[i], sure[i] = cand, cand.max()
+                faces[i].orient, faces[i].w, faces[i].h = alt.orient, alt.w, alt.h
+    return True
+
+
 def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None) -> None:
     """Read every lying tile (in place): code, confidence, and orientation fixed if it was upside down.
 
@@ -122,12 +162,29 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
             else:
                 faces[i].orient = (faces[i].orient + 2) % 4
     chosen = assign_within_counts(probs)
+    if _reread_sideways(faces, probs, chosen, image, quads, models_dir):
+        chosen = assign_within_counts(probs)
     for t, p, k in zip(faces, probs, chosen):
         k = int(k)
         top = [k] + [int(j) for j in np.argsort(-p)[:4] if j != k][:3]
         t.alternatives = tuple((READER_CLASSES[j], float(p[j])) for j in top)
         t.code, t.confidence = READER_CLASSES[k], float(p[k])
         t.state = "face_down" if t.code == "back" else "face_up"
+
+
+def _in_view(tiles: list[Seen], to_image: np.ndarray, w: int, h: int) -> list[Seen]:
+    """The tiles whose centre the camera saw.
+
+    Why: a calibration may put part of the play area outside the picture; the
+    warp fills that part with smeared border pixels, which can look like a
+    blank tile. A tile the camera did not see is not on the table for us.
+    """
+    if not tiles:
+        return tiles
+    c = np.float64([[t.cx, t.cy] for t in tiles]).reshape(-1, 1, 2)
+    p = cv2.perspectiveTransform(c, to_image).reshape(-1, 2)
+    keep = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
+    return [t for t, k in zip(tiles, keep) if k]
 
 
 def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
@@ -149,9 +206,10 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     tm["rectify"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     tiles = detect(rectified, models_dir)
+    to_image = np.linalg.inv(hom)
+    tiles = _in_view(tiles, to_image, image.shape[1], image.shape[0])
     tm["detect"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    to_image = np.linalg.inv(hom)
     read(tiles, image, to_image, models_dir)
     tm["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()
