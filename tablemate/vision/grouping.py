@@ -19,8 +19,13 @@ Rules, in tile widths W (the median short side of the lying tiles):
   flowers; a group must be a chow, pung, kong or a concealed kong (two
   backs, two equal faces), or split exactly into such melds; otherwise its
   tiles are ``unknown``.
-- discards belong to the seat they face (their upright direction), else to
-  the nearest edge; ordered row by row from the centre out, left to right.
+- discards belong to the seat whose edge they lie in front of; within 1 W of
+  a diagonal, to the seat they face (their upright direction). A face-up
+  tile more than 4.5 W to the side of that seat's axis is in no row of six
+  and is no discard (``unknown``); nor is one in line with the wall (two
+  wall stacks within 2.2 W along it, less than 0.35 W off its line): the
+  wall rings the discards, so that is a wall tile taken for face up.
+  Discards are ordered row by row from the centre out, left to right.
 """
 from __future__ import annotations
 
@@ -46,6 +51,10 @@ HAND_ROW_MAX_W = 3.0
 ROW_SPLIT_W = 0.8
 WIN_GAP_W = 0.35
 MELD_GAP_W = 0.25
+DISCARD_ROW_HALF_W = 4.5
+DIAGONAL_W = 1.0
+WALL_LINE_W = 0.35
+WALL_BESIDE_W = 2.2
 
 
 @dataclass
@@ -208,12 +217,15 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
         group += 1
         for t in wall:
             t.role, t.group = "wall", group
-    discards = [t for t in centre if t.state == "face_up"]
-    for t in discards:
-        s = ORIENT_SIDE.get(t.orient, t.side)
-        dist = {"bottom": size - t.cy, "right": size - t.cx, "top": t.cy, "left": t.cx}[s]
-        if dist <= size / 2 + unit:
-            t.side = s
+    discards = []
+    for t in (t for t in centre if t.state == "face_up"):
+        t.side = _discard_side(t, size, unit)
+        f, r = FRAMES[t.side]
+        if abs(float(np.array([t.cx - size / 2, t.cy - size / 2]) @ np.array(r))) / unit > DISCARD_ROW_HALF_W:
+            continue  # in no seat's discard rows (a tile dropped in a corner of the wall)
+        if _in_the_wall(t, wall, unit):
+            continue  # a wall tile whose back was taken for a face
+        discards.append(t)
     for side in SIDES:
         mine = [t for t in discards if t.side == side]
         if not mine:
@@ -231,6 +243,33 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
             t.role, t.group = "discard", group
         seats[side]["discards"] = [t.code for t in ordered]
     return seats
+
+
+def _discard_side(t: Seen, size: float, unit: float) -> str:
+    """The seat a discard belongs to: the edge it lies in front of, or, near a diagonal, the seat it faces.
+
+    Rows of six in front of a seat keep a discard well off the diagonals, so
+    where it lies decides; the tile's orientation (a single reading that can
+    be a quarter turn off) decides only where the position cannot.
+    """
+    x, y = t.cx - size / 2, t.cy - size / 2
+    nearest = ("right" if x > 0 else "left") if abs(x) > abs(y) else ("bottom" if y > 0 else "top")
+    if abs(abs(x) - abs(y)) > DIAGONAL_W * unit:
+        return nearest
+    facing = ORIENT_SIDE.get(t.orient, nearest)
+    dist = {"bottom": size - t.cy, "right": size - t.cx, "top": t.cy, "left": t.cx}[facing]
+    return facing if dist <= size / 2 + unit else nearest
+
+
+def _in_the_wall(t: Seen, wall: list[Seen], unit: float) -> bool:
+    """Whether ``t`` lies in line with the wall: two of its stacks beside it, on the same line."""
+    f, r = FRAMES[t.side]
+    beside = 0
+    for w in wall:
+        d = np.array([w.cx - t.cx, w.cy - t.cy]) / unit
+        if abs(float(d @ np.array(f))) < WALL_LINE_W and abs(float(d @ np.array(r))) < WALL_BESIDE_W:
+            beside += 1
+    return beside >= 2
 
 
 def _hand_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -> int:

@@ -125,3 +125,24 @@ def test_an_unlikely_second_choice_does_not_make_a_meld():
     seats = group_tiles(tiles, SIZE)
     assert seats["bottom"]["melds"] == []
     assert all(t.role == "unknown" for t in tiles)
+
+
+def test_wall_tiles_seen_face_up_stray_tiles_and_misturned_discards():
+    """A wall stack taken for a face, a tile in a corner of the wall, and a discard read a quarter turned."""
+    layout = {"wall_stacks": 60, "seats": {
+        "bottom": seat(hand_hidden=True, standing_count=13, discards=["1m", "2m", "3m"]),
+        "right": seat(hand_hidden=True, standing_count=13, discards=["4p", "5p"]),
+        "top": seat(hand_hidden=True, standing_count=13, discards=["E"]),
+        "left": seat(hand_hidden=True, standing_count=13),
+    }}
+    gt, seen = seen_of(layout, 3)
+    walls = [s for s in seen if s.state == "face_down"]
+    mid = min(walls, key=lambda s: abs(s.cx - SIZE / 2) + abs(s.cy - SIZE * 0.2))  # mid-wall, top side
+    mid.state, mid.code = "face_up", "P"
+    unit = float(np.median([s.w for s in seen if s.state != "standing"]))
+    stray = Seen(SIZE / 2 + 9.5 * unit, SIZE / 2 + 9.5 * unit, unit, 1.35 * unit, 3, "face_up", "N")
+    misturned = next(s for s in seen if s.code == "E")
+    misturned.orient = 3  # the top seat's discard, as if it faced the right seat
+    seats = group_tiles(seen + [stray], SIZE)
+    assert [seats[s]["discards"] for s in SIDES] == [["1m", "2m", "3m"], ["4p", "5p"], ["E"], []]
+    assert mid.role == "unknown" and stray.role == "unknown"
