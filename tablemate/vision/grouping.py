@@ -18,7 +18,8 @@ Rules, in tile widths W (the median short side of the lying tiles):
 - meld row: groups split by gaps of at least 0.25 W; bonus tiles are
   flowers; a group must be a chow, pung, kong or a concealed kong (two
   backs, two equal faces), or split exactly into such melds; otherwise its
-  tiles are ``unknown``.
+  tiles are ``unknown`` but keep a group number of their own (the turn
+  tracker counts them as laid out even when they are misread).
 - discards belong to the seat whose edge they lie in front of; within 1 W of
   a diagonal, to the seat they face (their upright direction). A face-up
   tile more than 4.5 W to the side of that seat's axis is in no row of six
@@ -329,9 +330,10 @@ def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -
         if not rest:
             continue
         parts = _split_melds(rest)
-        if parts is None:
+        if parts is None:  # still a group of the row: it shows the seat has laid tiles out
+            group += 1
             for t in rest:
-                t.role, t.group = "unknown", 0
+                t.role, t.group = "unknown", group
             continue
         for meld_tiles, meld, fix in parts:
             if fix is not None:

@@ -11,7 +11,9 @@ frame is one that play can produce (TABLE.md "During play"):
   the next side in play order (bottom -> right -> top -> left);
 - a new exposed meld at a seat is a claim (or a kong of its own): the turn
   moves to that seat; the claimed discard may leave the centre at the same
-  time (one discard fewer at another seat);
+  time (one discard fewer at another seat). A meld counts even when its
+  tiles are misread: three laid-out tiles vision could not make into a meld
+  count as one;
 - anything else (melds vanishing, discards vanishing without a claim, two
   claims at once, no table seen, no recognition at all) is an *uncertain*
   frame and changes nothing.
@@ -37,10 +39,16 @@ def next_side(side: str) -> str:
 
 @dataclass(frozen=True)
 class Counts:
-    """What the tracker compares between frames: per side, discards and exposed melds."""
+    """What the tracker compares between frames: per side, discards and exposed melds.
+
+    ``unread`` counts, per side, the tiles of its meld rows that vision could
+    not make into melds (role ``unknown`` with a group): a misread tile must
+    not make a meld vanish, so every three of them count as one meld.
+    """
 
     discards: tuple[tuple[str, ...], ...]
     melds: tuple[tuple[tuple[str, ...], ...], ...]
+    unread: tuple[int, ...] = (0, 0, 0, 0)
 
     @classmethod
     def of(cls, recognition: dict | None) -> "Counts | None":
@@ -53,13 +61,19 @@ class Counts:
             seat = seats.get(side) or {}
             discards.append(tuple(seat.get("discards") or ()))
             melds.append(tuple(tuple(m.get("tiles") or ()) for m in seat.get("melds") or ()))
-        if not any(discards) and not any(melds) and not recognition.get("tiles") and not any(
+        tiles = recognition.get("tiles") or ()
+        unread = tuple(sum(1 for t in tiles if t.get("side") == side and t.get("role") == "unknown"
+                           and t.get("group")) for side in SIDES)
+        if not any(discards) and not any(melds) and not tiles and not any(
                 (seats.get(s) or {}).get("hand_hidden") for s in SIDES):
             return None  # nothing at all seen: no table in view, not an empty table
-        return cls(tuple(discards), tuple(melds))
+        return cls(tuple(discards), tuple(melds), unread)
+
+    def meld_counts(self) -> tuple[int, ...]:
+        return tuple(len(m) + u // 3 for m, u in zip(self.melds, self.unread))
 
     def key(self) -> tuple:
-        return tuple(len(d) for d in self.discards) + tuple(len(m) for m in self.melds)
+        return tuple(len(d) for d in self.discards) + self.meld_counts()
 
 
 @dataclass
@@ -122,7 +136,7 @@ class TurnTracker:
 def _interpret(before: Counts, after: Counts, turn: str) -> dict | None:
     """The event that takes ``before`` to ``after`` (plus the new turn), or None."""
     dd = [len(a) - len(b) for a, b in zip(after.discards, before.discards)]
-    dm = [len(a) - len(b) for a, b in zip(after.melds, before.melds)]
+    dm = [a - b for a, b in zip(after.meld_counts(), before.meld_counts())]
     if any(d < 0 for d in dm) or sum(dm) > 1:
         return None
     if any(d < -1 for d in dd) or sum(1 for d in dd if d < 0) > 1:
@@ -135,7 +149,8 @@ def _interpret(before: Counts, after: Counts, turn: str) -> dict | None:
             return None
         if any(d > 0 for i, d in enumerate(dd) if i != c) or dd[c] > 1:
             return None
-        event = {"kind": "claim", "side": claimer, "meld": list(after.melds[c][-1]),
+        read = len(after.melds[c]) > len(before.melds[c])  # else the new meld's tiles were misread
+        event = {"kind": "claim", "side": claimer, "meld": list(after.melds[c][-1]) if read else None,
                  "from": lost[0] if lost else None}
         if dd[c] == 1:
             event["discard"] = after.discards[c][-1]

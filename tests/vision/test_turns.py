@@ -117,3 +117,33 @@ def test_rendered_sequence_ground_truth():
         t.update(gt)
         right += t.turn == step.turn
     assert right / len(steps) >= 0.98
+
+
+def with_unread(r, side, codes):
+    """The recognition with laid-out tiles at ``side`` that vision could not make into a meld."""
+    r = copy.deepcopy(r)
+    r["tiles"] += [{"code": c, "side": side, "role": "unknown", "group": 9} for c in codes]
+    return r
+
+
+def test_a_claim_whose_meld_is_misread_still_moves_the_turn_and_a_later_misread_changes_nothing():
+    t = TurnTracker(turn="bottom")
+    t.update(rec({"bottom": ["1m"], "right": ["2m"]}))
+    t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["E"]}))
+    assert t.turn == "left"
+    ev = t.update(with_unread(rec({"bottom": ["1m"], "right": ["2m"]}), "right", ["E", "N", "E"]))
+    assert ev["kind"] == "claim" and ev["side"] == "right" and ev["from"] == "top" and ev["meld"] is None
+    assert t.turn == "right"
+    t.update(rec({"bottom": ["1m"], "right": ["2m"]}, {"right": [["E", "E", "E"]]}))  # now read right
+    assert t.turn == "right" and not t.last_uncertain
+    t.update(with_unread(rec({"bottom": ["1m"], "right": ["2m", "9s"]}), "right", ["E", "E", "1p"]))
+    assert t.turn == "top" and not t.last_uncertain
+
+
+def test_two_unread_tiles_are_no_meld_and_stray_unknown_tiles_are_not_counted():
+    t = TurnTracker(turn="bottom")
+    t.update(rec({"bottom": ["1m"]}))
+    stray = rec({"bottom": ["1m"]})
+    stray["tiles"] += [{"code": "P", "side": "top", "role": "unknown", "group": 0}] * 3  # not in a meld row
+    assert t.update(stray) is None and not t.last_uncertain and t.turn == "bottom"
+    assert t.update(with_unread(rec({"bottom": ["1m"]}), "top", ["C", "C"])) is None and t.turn == "bottom"
