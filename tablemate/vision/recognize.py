@@ -4,8 +4,9 @@ Stages, each timed by the latency benchmark:
 
 1. ``load``: decode the file (JPEG at half resolution when large: the tiles
    stay 25+ pixels wide, and decoding is four times faster);
-2. ``calibrate``: the given calibration, checked against the image, or the
-   play area found automatically; none found means an empty recognition;
+2. ``calibrate``: the given calibration, checked against the image, or one
+   found automatically: from the printed corner markers, else from the mat's
+   edges; none found means an empty recognition;
 3. ``rectify``: warp the play area to the detector's top-down square;
 4. ``detect``: the detector finds every tile, its state and orientation;
 5. ``read``: each lying tile (face up or down) is cut upright and read, and
@@ -24,7 +25,8 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from .calibration import Calibration, check_fits, find_play_area, load_calibration
+from .autocalibrate import find_calibration
+from .calibration import Calibration, check_fits, load_calibration
 from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_SCALE, crop_tile, detector_blob,
                        quad_from_box, reader_blob)
 from .errors import VisionError
@@ -187,6 +189,20 @@ def _in_view(tiles: list[Seen], to_image: np.ndarray, w: int, h: int) -> list[Se
     return [t for t, k in zip(tiles, keep) if k]
 
 
+CORNER_SHARE = 0.08  # a marker's square, as a share of the play area's side (5-6 cm of 80-100 cm)
+
+
+def _in_corner(x: float, y: float, size: float) -> bool:
+    """Whether a point of the top-down square lies in one of its corner squares.
+
+    Why: the corners hold the printed calibration markers, which the detector
+    can take for tiles, and never a tile in play (hands, melds and the wall
+    keep to the middle of each side; TABLE.md).
+    """
+    c = CORNER_SHARE * size
+    return min(x, size - x) < c and min(y, size - y) < c
+
+
 def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
                     models_dir=None, timings: dict | None = None) -> dict:
     """The recognition of an already decoded image (``scale`` = its size / full size)."""
@@ -194,7 +210,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     t0 = time.perf_counter()
     w, h = full_size
     if cal is None:
-        cal = find_play_area(image)
+        cal = find_calibration(image)
         if cal is not None:
             cal = Calibration((w, h), tuple((x / scale, y / scale) for x, y in cal.corners))
     tm["calibrate"] = time.perf_counter() - t0
@@ -208,6 +224,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     tiles = detect(rectified, models_dir)
     to_image = np.linalg.inv(hom)
     tiles = _in_view(tiles, to_image, image.shape[1], image.shape[0])
+    tiles = [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
     tm["detect"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     read(tiles, image, to_image, models_dir)

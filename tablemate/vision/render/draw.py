@@ -34,6 +34,7 @@ class Look:
     shadow: float             # shadow darkness (0..0.6)
     cam_xy: tuple             # camera nadir on the table (cm)
     cam_h: float              # camera height (cm)
+    markers: bool = False     # the printed corner markers lie at the play area's corners
 
 
 def _mat_texture(h: int, w: int, look: Look, rng: np.random.Generator, ppc: float) -> np.ndarray:
@@ -93,6 +94,9 @@ def draw_table(blocks: list[Block], size_cm: float, look: Look, rng: np.random.G
     img[a:b, a:b] = _mat_texture(b - a, b - a, look, fixed, ppc)
     cv2.rectangle(img, (a, a), (b - 1, b - 1), tuple(v * 0.8 for v in look.mat_bgr), max(1, int(ppc * 0.2)))
 
+    if look.markers:
+        _draw_markers(img, size_cm, to_px, ppc)
+
     cam = np.array(look.cam_xy, np.float64)
 
     def project(pts_xy: np.ndarray, z: float) -> np.ndarray:
@@ -145,6 +149,24 @@ def draw_table(blocks: list[Block], size_cm: float, look: Look, rng: np.random.G
     light = _lighting(n, n, look, to_cm, rng)
     img *= light
     return np.clip(img, 0, 255).astype(np.uint8), quads
+
+
+def _draw_markers(img: np.ndarray, size_cm: float, to_px, ppc: float) -> None:
+    """The four printed corner markers (``vision.markers``), each in its corner of the play area."""
+    from ..markers import CORNER_IDS, MARKER_CM, QUIET, marker_image
+
+    full = MARKER_CM * (1 + 2 * QUIET)
+    px = max(12, int(round(full * ppc)))
+    # Black square's outer corner on the play area's corner: the paper spills QUIET * size outwards.
+    q = QUIET * MARKER_CM
+    s = size_cm
+    origins = [(-q, s - MARKER_CM - q), (s - MARKER_CM - q, s - MARKER_CM - q), (s - MARKER_CM - q, -q), (-q, -q)]
+    paper = np.array([235.0, 240.0, 240.0], np.float32)
+    for marker_id, (x, y) in zip(CORNER_IDS, origins):
+        m = cv2.resize(marker_image(marker_id, 240), (px, px), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+        x0, y0 = (int(round(v)) for v in to_px((x, y)))
+        region = img[y0:y0 + px, x0:x0 + px]
+        region[:] = (m[: region.shape[0], : region.shape[1], None] * paper + 25.0)
 
 
 def _one_face_per_code(look: Look, real, seed: int):

@@ -5,6 +5,7 @@ See the package docstring for the public entry points.
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import cv2
 import numpy as np
@@ -160,7 +161,7 @@ def camera_pose(rng: np.random.Generator, image_size: tuple[int, int]) -> np.nda
 
 def render_scene(layout: dict, seed: int, *, family: str = "train",
                  image_size: tuple[int, int] = (4608, 2592), jpeg_quality: int | None = None,
-                 look_seed: int | None = None) -> tuple[np.ndarray, dict, dict]:
+                 look_seed: int | None = None, markers: bool = False) -> tuple[np.ndarray, dict, dict]:
     """A camera photo of the table: (BGR image, ground-truth recognition, calibration).
 
     The ground truth has the FORMATS.md recognition shape with corners in
@@ -173,12 +174,17 @@ def render_scene(layout: dict, seed: int, *, family: str = "train",
     ``place_tiles``) are the same in every frame; only the tiles' small
     placement jitter and the sensor's noise, blur and JPEG follow ``seed``.
     Without it everything follows ``seed`` (each photo a new table).
+
+    ``markers`` lays the printed corner markers (``vision.markers``) at the
+    play area's corners.
     """
     rng = np.random.default_rng(seed)
     fixed = rng if look_seed is None else np.random.default_rng(look_seed)
     spec = random_spec(fixed, layout)
     blocks = place_tiles(spec, rng, plan_seed=look_seed)
     look = random_look(fixed, spec.size, family)
+    if markers:
+        look = dataclasses.replace(look, markers=True)
     corners_img = camera_pose(fixed, image_size)
     # Canvas resolution: about the camera's own on the table.
     side_px = float(np.linalg.norm(corners_img[1] - corners_img[0]))
