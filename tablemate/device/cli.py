@@ -21,6 +21,7 @@ SUBCOMMAND_MODULES = [
     "tablemate.device.cli_run",
     "tablemate.device.cli_demo",
     "tablemate.device.cli_track",
+    "tablemate.device.cli_markers",
 ]
 
 
