@@ -22,13 +22,15 @@ def capacity(code: str) -> int:
 
 
 CAPACITY = np.array([capacity(c) for c in READER_CLASSES])
+BONUS = np.array([c.startswith("h") for c in READER_CLASSES])
 
 
 def assign_within_counts(probs: np.ndarray) -> np.ndarray:
     """Class index per tile (rows of ``probs``) with no class over its capacity.
 
     Greedy by confidence: the surest readings keep their first choice; a tile
-    whose first choice is full takes its most probable class that has room.
+    whose first choice is full takes its most probable class that has room,
+    of the same kind (bonus tile or not) while one has room.
     """
     probs = np.asarray(probs, dtype=np.float64)
     out = probs.argmax(1) if len(probs) else np.zeros(0, np.int64)
@@ -39,7 +41,12 @@ def assign_within_counts(probs: np.ndarray) -> np.ndarray:
         return out
     left = CAPACITY[: probs.shape[1]].copy()
     for i in np.argsort(-probs.max(1), kind="stable"):
-        for k in np.argsort(-probs[i], kind="stable"):
+        first = int(probs[i].argmax())
+        order = np.argsort(-probs[i], kind="stable")
+        # A tile that looks like a bonus tile stays one (and the other way round):
+        # the reader is far surer of the kind of face than of which one it is.
+        same = [int(k) for k in order if BONUS[k] == BONUS[first]]
+        for k in same + [int(k) for k in order if BONUS[k] != BONUS[first]]:
             if left[k] > 0:
                 out[i] = k
                 left[k] -= 1

@@ -36,3 +36,9 @@ def test_five_of_one_tile_and_backs_are_unlimited():
 
 def test_no_tiles():
     assert codes(np.zeros((0, len(READER_CLASSES)))) == []
+
+
+def test_a_pushed_out_flower_stays_a_flower():
+    """Its next choice overall is a bamboo, but the face is surely a bonus tile's."""
+    p = _probs({"h8": 0.97}, {"h8": 0.55, "1s": 0.2, "h5": 0.15, "h6": 0.1})
+    assert codes(p) == ["h8", "h5"]
