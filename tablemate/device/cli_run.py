@@ -13,14 +13,20 @@ import logging
 import signal
 import sys
 import threading
+from pathlib import Path
 
 from ..rules.errors import TablemateError
+
+#: Where the service stores the calibration it found itself, beside the ledger (systemd's state directory).
+FOUND_CALIBRATION = "calibration.found.json"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="the appliance: camera, buttons, LEDs, display and the match ledger")
     p.add_argument("--config", required=True, metavar="FILE", help="the TOML config (e.g. /etc/tablemate/tablemate.toml)")
-    p.add_argument("--calibration", metavar="FILE", help="the table's calibration (default: found in each image)")
+    p.add_argument("--calibration", metavar="FILE",
+                   help="the table's calibration (default: found automatically, kept and stored beside the ledger "
+                        "as calibration.found.json)")
     p.add_argument("--frame-interval", type=float, default=0.5, metavar="SECONDS",
                    help="how long to wait for a button before looking at the next frame (default 0.5)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every frame decision")
@@ -37,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     from .i18n import Strings
     from .ledger import Ledger
     from .leds import SeatLights
-    from .service import Appliance, Outputs, recognize_frame
+    from .frame_vision import FrameVision
+    from .service import Appliance, Outputs
 
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -58,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     app = Appliance(ledger, Outputs(lights, display, strings), buttons, lambda: open_camera(cfg.camera),
                     rules=cfg.rules, options=cfg.options,
-                    recognize=lambda image: recognize_frame(image, calibration),
+                    recognize=FrameVision(calibration, store=Path(cfg.db).with_name(FOUND_CALIBRATION)),
                     frame_interval=args.frame_interval)
     try:
         app.start()

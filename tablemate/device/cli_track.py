@@ -1,7 +1,9 @@
 """`tablemate track FRAMES_DIR_OR_VIDEO [--calibration FILE] [--east SIDE] --json`.
 
 Follows whose turn it is through a recording, one line per frame, with the
-same tracker the appliance uses (``tablemate.vision.turns``). A frame vision
+same tracker the appliance uses (``tablemate.vision.turns``), reading the
+frames as the appliance does (``FrameVision``: without ``--calibration`` the
+mat is found once and kept, not looked for in every frame). A frame vision
 cannot read is an uncertain frame: it changes nothing, and the first such
 error is said once on stderr (so a missing model is visible, not silent).
 """
@@ -18,7 +20,8 @@ SIDES = ("bottom", "right", "top", "left")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("track", help="whose turn it is in each frame of a folder of images or a video")
     p.add_argument("source", metavar="FRAMES_DIR_OR_VIDEO")
-    p.add_argument("--calibration", metavar="FILE", help="the table's calibration (default: found in each frame)")
+    p.add_argument("--calibration", metavar="FILE",
+                   help="the table's calibration (default: found automatically once and kept, as the appliance does)")
     p.add_argument("--east", choices=SIDES, default="bottom", help="the dealer's side, whose turn it is first")
     p.add_argument("--confirm", type=int, default=1, metavar="N",
                    help="frames a change must be seen in before it counts (default 1)")
@@ -39,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from ..rules.errors import TablemateError
     from ..vision.turns import TurnTracker
     from .camera import CameraError, EndOfFiles, FileCamera
-    from .service import recognize_frame
+    from .frame_vision import FrameVision
 
     source = Path(args.source)
     try:
@@ -49,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
             calibration = load_calibration(args.calibration)
         camera = FileCamera(source)
         tracker = TurnTracker(turn=args.east, confirm=max(1, args.confirm))
+        vision = FrameVision(calibration)
     except (CameraError, TablemateError, ValueError) as err:
         print(f"tablemate track: {err}", file=sys.stderr)
         return 1
@@ -66,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"tablemate track: {err}", file=sys.stderr)
             if image is not None:
                 try:
-                    rec = recognize_frame(image, calibration)
+                    rec = vision(image)
                 except Exception as err:  # noqa: BLE001 - unreadable frame: uncertain, said once
                     rec = None
                     if not warned:

@@ -32,7 +32,8 @@ from .display import Display
 from .i18n import Strings
 from .ledger import Ledger
 from .leds import SeatLights
-from .service import Appliance, Outputs, recognize_frame
+from .frame_vision import FrameVision
+from .service import Appliance, Outputs
 
 PINS = PinsConfig(bounce_time=None)
 
@@ -90,13 +91,14 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
 
     camera = FileCamera(out / "session" / "frames")
     vision = {"read": 0, "failed": 0, "error": None}
+    frame_vision = FrameVision()  # as `tablemate run` without --calibration, minus the stored file
 
     def recognize(image):
         try:
             if truth:  # the image the FileCamera just gave
                 rec = session["images"][camera.position - 1]["truth"]
             else:
-                rec = recognize_frame(image)
+                rec = frame_vision(image)
         except Exception as err:
             vision["failed"] += 1
             vision["error"] = vision["error"] or str(err)

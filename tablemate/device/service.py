@@ -8,7 +8,9 @@ three run the same code. Each step does one thing: a queued button press, or
 The hand at the table (DESIGN.md):
 
 - play: frames -> recognition -> :class:`~tablemate.vision.turns.TurnTracker`
-  -> the seat LED of whose turn it is; NEXT passes the turn by hand;
+  -> the seat LED of whose turn it is; NEXT passes the turn by hand (frames
+  are read through :class:`~tablemate.device.frame_vision.FrameVision` by
+  default: the table's calibration found once and kept);
 - MAHJONG: a still -> recognition -> the winner's hand -> settlement preview on
   the display; NEXT confirms and writes it to the ledger; MAHJONG again
   re-takes the still;
@@ -35,7 +37,6 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-import cv2
 import numpy as np
 
 from ..rules.errors import TablemateError
@@ -46,6 +47,7 @@ from ..vision.turns import TurnTracker
 from . import sdnotify
 from .buttons import Action
 from .camera import CameraError
+from .frame_vision import FrameVision, shrink
 from .i18n import Strings
 from .i18n_service import extra
 from .ledger import Ledger, LedgerError, Match
@@ -57,7 +59,6 @@ from .screens import (PlayScreen, ScoreItem, ScoreScreen, SeatChangeScreen, Sett
 log = logging.getLogger(__name__)
 
 DEFAULT_PLAYERS = ("Player 1", "Player 2", "Player 3", "Player 4")
-MAX_SIDE = 2400  # recognise large frames at half or quarter size, as recognize_image decodes them
 
 
 class NotRecognised(TablemateError):
@@ -65,16 +66,16 @@ class NotRecognised(TablemateError):
 
 
 def recognize_frame(image: np.ndarray, calibration: Any = None) -> dict:
-    """Recognition of an in-memory camera image (vision's ``recognize_array``)."""
+    """Recognition of one in-memory camera image (vision's ``recognize_array``).
+
+    Without ``calibration`` the mat is looked for in this image alone; the
+    appliance reads its frames through :class:`FrameVision`, which keeps it.
+    """
     from ..vision.calibration import check_fits
     from ..vision.recognize import recognize_array
 
     h, w = image.shape[:2]
-    scale = 1.0
-    while max(w, h) * scale > MAX_SIDE:
-        scale /= 2
-    small = image if scale == 1.0 else cv2.resize(image, (round(w * scale), round(h * scale)),
-                                                  interpolation=cv2.INTER_AREA)
+    small, scale = shrink(image)
     cal = check_fits(calibration, w, h) if calibration is not None else None
     return recognize_array(small, (w, h), scale, cal)
 
@@ -142,17 +143,17 @@ class Appliance:
     """The table assistant's state machine; call :meth:`start`, then :meth:`step` forever."""
 
     def __init__(self, ledger: Ledger, outputs: Outputs, buttons: Any, open_camera: Callable[[], Any], *,
-                 rules: str = "mcr", options: dict | None = None, recognize: Callable[[np.ndarray], dict] =
-                 recognize_frame, frame_interval: float = 0.5, camera_retry: float = 5.0,
-                 ledger_poll: float = 1.0, on_screen: Callable[[Any, Any], None] | None = None,
-                 echo: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 rules: str = "mcr", options: dict | None = None,
+                 recognize: Callable[[np.ndarray], dict] | None = None, frame_interval: float = 0.5,
+                 camera_retry: float = 5.0, ledger_poll: float = 1.0,
+                 on_screen: Callable[[Any, Any], None] | None = None, echo: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.ledger = ledger
         self.out = outputs
         self.t = outputs.strings
         self.buttons = buttons
         self.open_camera = open_camera
         self.rules, self.options = rules, dict(options or {})
-        self.recognize = recognize
+        self.recognize = recognize if recognize is not None else FrameVision()
         self.frame_interval, self.camera_retry, self.ledger_poll = frame_interval, camera_retry, ledger_poll
         self.on_screen = on_screen
         self.echo = echo or (lambda line: log.info("%s", line))

@@ -19,8 +19,8 @@ def sequence(tmp_path_factory):
     render = pytest.importorskip("tablemate.vision.render")
     folder = tmp_path_factory.mktemp("frames")
     steps = play_sequence(random.Random(11), east="right", turns=8, idle_rate=0.0)
-    for i, step in enumerate(steps):
-        image, _, _ = render.render_scene(step.layout, i, family="train", image_size=(640, 360))
+    for i, step in enumerate(steps):  # one camera over one table (look_seed), as in a real recording
+        image, _, _ = render.render_scene(step.layout, i, family="train", image_size=(1280, 720), look_seed=21)
         cv2.imwrite(str(folder / f"{i:03d}.png"), image)
     return folder, steps
 
@@ -37,12 +37,12 @@ def test_track_prints_one_line_per_frame_with_the_turn(sequence, capsys):
         assert all(l["uncertain"] and l["event"] is None and l["turn"] == "right" for l in lines)
         assert out.err.count("vision cannot read") == 1
     else:
-        # With models every frame names a seat; how often it is the right one is
-        # measured, not asserted, by benchmarks/turn_accuracy.py (issue 5's 98 %
-        # target is not met yet by vision; the tracker itself is exact on ground
-        # truth, see tests/vision/test_turns.py).
-        assert all(l["turn"] in ("bottom", "right", "top", "left") for l in lines)
+        # With models the turn follows the play on most frames even at this small
+        # size (the mat found once and kept, the tracker's rules); the figure at the
+        # camera's video size is measured by benchmarks/turn_accuracy.py.
         assert lines[0]["turn"] == "right" and lines[0]["event"] is None
+        right = sum(l["turn"] == step.turn for l, step in zip(lines, steps))
+        assert right >= 0.8 * len(steps), [l["turn"] for l in lines]
 
 
 def test_track_refuses_a_missing_source(tmp_path, capsys):
