@@ -12,6 +12,9 @@ The session is written as numbered images to a folder (``FileCamera`` reads
 them in name order, and ``still()`` and ``frame()`` both take the next one, so
 the file order *is* the timeline) with ``session.json`` beside them. Rendering
 is deterministic, so a session is cached under its parameters and re-used.
+Every image of a session shares one look (``render_scene(look_seed=seed)``):
+one camera, fixed over one table with one mat and one tile set, as at a real
+table; only the tiles and the sensor noise change from image to image.
 
 ``play_sequence`` (layouts only, no pixels) is also what the turn-tracking
 tests and benchmark use.
@@ -29,7 +32,7 @@ from ..rules.notation import parse_hand
 from ..rules.tiles import Tile
 from .photo_hand import SIDES, seat_wind_of
 
-SESSION_VERSION = 2
+SESSION_VERSION = 3  # 3: one camera, table and tile set for the whole session
 ALL_CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
 
 
@@ -211,7 +214,8 @@ def render_session(folder: Path, seed: int = 5, frame_size=(2304, 1296), still_s
 
     for i, layout in enumerate(layouts):
         size = still_size if i in stills else frame_size
-        image, truth, calibration = render_scene(layout, seed * 1000 + i, family="train", image_size=tuple(size))
+        image, truth, calibration = render_scene(layout, seed * 1000 + i, family="train", image_size=tuple(size),
+                                                 look_seed=seed)
         name = f"{i:04d}.png"
         cv2.imwrite(str(frames / name), image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
         files.append(name)
