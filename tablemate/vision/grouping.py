@@ -8,6 +8,9 @@ Rules, in tile widths W (the median short side of the lying tiles):
 
 - side: the nearest table edge; distance v from that edge, position u along
   the seat's right hand.
+- tiles stand only within a seat's zone: one seen standing further in is a
+  lying tile the detector got wrong, laid down to be read
+  (``lay_down_centre_tiles``, before reading).
 - within 6.5 W of an edge is the seat's zone; beyond it, face-up tiles are
   discards and face-down tiles are the wall.
 - zone rows: tiles clustered by v. The row nearest the edge is the revealed
@@ -172,6 +175,27 @@ def _rows(tiles: list[Seen], split: float) -> list[list[Seen]]:
     return rows
 
 
+def unit_width(tiles: list[Seen]) -> float:
+    """W: the median short side of the lying tiles (of all tiles when none lies)."""
+    lying = [t for t in tiles if t.state != "standing"] or tiles
+    return max(float(np.median([t.w for t in lying])), 1e-6) if lying else 1.0
+
+
+def lay_down_centre_tiles(tiles: list[Seen], size: float) -> None:
+    """Tiles the detector saw standing beyond every seat's zone become lying ones, in place.
+
+    Why: tiles stand only in a player's hand at the table's edge (TABLE.md);
+    a tile taken for standing in the centre is a discard the detector got
+    wrong, and a standing tile is never read, so the discard would vanish.
+    Call before reading: it is made face down, and the reader, which has the
+    last word on face up or down, reads it.
+    """
+    unit = unit_width(tiles)
+    for t in tiles:
+        if t.state == "standing" and min(t.cx, t.cy, size - t.cx, size - t.cy) > ZONE_W * unit:
+            t.state = "face_down"
+
+
 def empty_seat() -> dict:
     return {"melds": [], "concealed": [], "flowers": [], "winning_tile": None, "hand_hidden": False, "discards": []}
 
@@ -183,11 +207,9 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
     ``{side: seat}`` as in FORMATS.md.
     """
     seats = {s: empty_seat() for s in SIDES}
-    lying = [t for t in tiles if t.state != "standing"]
     if not tiles:
         return seats
-    unit = float(np.median([t.w for t in lying])) if lying else float(np.median([t.w for t in tiles]))
-    unit = max(unit, 1e-6)
+    unit = unit_width(tiles)
     for t in tiles:
         d = {"bottom": size - t.cy, "right": size - t.cx, "top": t.cy, "left": t.cx}
         t.side = min(d, key=d.get)

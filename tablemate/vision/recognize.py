@@ -30,7 +30,7 @@ from .calibration import Calibration, check_fits, load_calibration
 from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_SCALE, crop_tile, detector_blob,
                        quad_from_box, reader_blob)
 from .errors import VisionError
-from .grouping import SIDES, Seen, empty_seat, group_tiles
+from .grouping import SIDES, Seen, empty_seat, group_tiles, lay_down_centre_tiles
 from .models import run_detector, run_reader
 from .tile_counts import assign_within_counts
 
@@ -227,6 +227,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     tiles = [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
     tm["detect"] = time.perf_counter() - t0
     t0 = time.perf_counter()
+    lay_down_centre_tiles(tiles, DET_SIZE)
     read(tiles, image, to_image, models_dir)
     tm["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()

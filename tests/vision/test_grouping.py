@@ -146,3 +146,11 @@ def test_wall_tiles_seen_face_up_stray_tiles_and_misturned_discards():
     seats = group_tiles(seen + [stray], SIZE)
     assert [seats[s]["discards"] for s in SIDES] == [["1m", "2m", "3m"], ["4p", "5p"], ["E"], []]
     assert mid.role == "unknown" and stray.role == "unknown"
+
+
+def test_a_tile_seen_standing_in_the_centre_is_laid_down_to_be_read_but_hands_stay_standing():
+    from tablemate.vision.grouping import lay_down_centre_tiles
+    hand = [Seen(SIZE / 2 + i * 20, SIZE - 25, 20, 14, 0, "standing") for i in range(-6, 7)]
+    discard = Seen(SIZE / 2 - 50, SIZE / 2 + 85, 20, 27, 0, "standing")
+    lay_down_centre_tiles(hand + [discard], SIZE)
+    assert discard.state == "face_down" and all(t.state == "standing" for t in hand)
