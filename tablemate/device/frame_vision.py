@@ -2,8 +2,9 @@
 
 Why: the camera stays put over the table, so every image of a session has
 the same calibration. Given one (``--calibration FILE``), every image uses
-it. Without one, the mat is found automatically, and a place found in two
-frames in a row is kept for the frames after it
+it. Without one, the play area is found automatically (printed corner
+markers, else the mat's edges: ``vision.autocalibrate``), and a place found
+in two frames in a row is kept for the frames after it
 (:class:`~tablemate.vision.calibration_keeper.CalibrationKeeper` decides
 when to look again); looking in every frame would let a single frame land
 elsewhere or find nothing and read as a shifted or empty table. With
@@ -23,7 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..vision.calibration import Calibration, check_fits, find_play_area, parse_calibration
+from ..vision.autocalibrate import find_calibration
+from ..vision.calibration import Calibration, check_fits, parse_calibration
 from ..vision.calibration_keeper import CalibrationKeeper
 from ..vision.errors import VisionError
 
@@ -78,7 +80,7 @@ class FrameVision:
 
     def _automatic(self, small: np.ndarray, scale: float, w: int, h: int) -> Calibration | None:
         def search() -> Calibration | None:
-            found = find_play_area(small)
+            found = find_calibration(small)
             if found is None:
                 return None
             return Calibration((w, h), tuple((x / scale, y / scale) for x, y in found.corners))

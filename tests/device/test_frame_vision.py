@@ -40,7 +40,7 @@ def rig(monkeypatch):
         return {"image": {"width": full_size[0], "height": full_size[1]}, "tiles": tiles,
                 "seats": {s: {"hand_hidden": False} for s in ("bottom", "right", "top", "left")}}
 
-    monkeypatch.setattr(frame_vision, "find_play_area", find)
+    monkeypatch.setattr(frame_vision, "find_calibration", find)
     monkeypatch.setattr(recognize, "recognize_array", read)
     return state
 
