@@ -154,3 +154,17 @@ def test_a_tile_seen_standing_in_the_centre_is_laid_down_to_be_read_but_hands_st
     discard = Seen(SIZE / 2 - 50, SIZE / 2 + 85, 20, 27, 0, "standing")
     lay_down_centre_tiles(hand + [discard], SIZE)
     assert discard.state == "face_down" and all(t.state == "standing" for t in hand)
+
+
+def test_standing_tiles_seen_lying_in_the_standing_row_stay_the_hidden_hand_and_make_no_meld():
+    layout = {"wall_stacks": 0, "seats": {
+        "left": seat(hand_hidden=True, standing_count=13, melds=[{"kind": "pung", "tiles": ["F"] * 3, "exposed": True}]),
+    }}
+    gt, seen = seen_of(layout, 2)
+    standing = [s for s in seen if s.state == "standing"]
+    for s, code in zip(standing[::2], ["8p", "2s", "8p", "1p", "2s", "2s", "8p"]):  # every other one misdetected
+        s.state, s.code = "face_up", code
+    seats = group_tiles(seen, SIZE)
+    assert seats["left"]["hand_hidden"]
+    assert seats["left"]["melds"] == [{"kind": "pung", "tiles": ["F"] * 3, "exposed": True}]
+    assert all(s.role == "hand" and s.group == -1 for s in standing)
