@@ -17,7 +17,9 @@ Rules, in tile widths W (the median short side of the lying tiles):
   hand (unless the seat's hand stands), rows further in are meld rows; a
   lone row counts as the hand row only if it lies within 3 W of the edge.
   When the hand stands, a tile seen lying in the standing row (within
-  0.8 W of its v) is one of those standing tiles: ``hand``, no meld.
+  0.8 W of its v) or between it and the edge is part of that hand seen
+  wrong (the standing tiles' sides and tops): ``hand``, no meld, since
+  melds are laid in front of the standing tiles.
 - hand row: the rightmost tile (as the seat sees it) set apart by at least
   0.35 W is the winning tile.
 - meld row: groups split by gaps of at least 0.25 W; bonus tiles are
@@ -227,9 +229,9 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
             t.role, t.group = "hand", -1
         seats[side]["hand_hidden"] = len(standing) >= 1
         zone = [t for t in mine if t.state != "standing" and t.v <= ZONE_W]
-        if standing:  # lying tiles in the standing row: standing tiles the detector saw lying
+        if standing:  # lying tiles in or behind the standing row: the standing tiles, seen wrong
             row_v = float(np.median([t.v for t in standing]))
-            for t in [t for t in zone if abs(t.v - row_v) < ROW_SPLIT_W]:
+            for t in [t for t in zone if t.v < row_v + ROW_SPLIT_W]:
                 t.role, t.group = "hand", -1
                 zone.remove(t)
         rows = _rows(zone, ROW_SPLIT_W)

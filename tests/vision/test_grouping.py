@@ -164,6 +164,9 @@ def test_standing_tiles_seen_lying_in_the_standing_row_stay_the_hidden_hand_and_
     standing = [s for s in seen if s.state == "standing"]
     for s, code in zip(standing[::2], ["8p", "2s", "8p", "1p", "2s", "2s", "8p"]):  # every other one misdetected
         s.state, s.code = "face_up", code
+    edge = [Seen(s.cx - 14, s.cy, s.h, s.w, 1, "face_down") for s in standing[1::4]]  # their sides, near the edge
+    seen += edge
+    standing += edge
     seats = group_tiles(seen, SIZE)
     assert seats["left"]["hand_hidden"]
     assert seats["left"]["melds"] == [{"kind": "pung", "tiles": ["F"] * 3, "exposed": True}]
