@@ -12,8 +12,8 @@ frame is one that play can produce (TABLE.md "During play"):
 - a new exposed meld at a seat is a claim (or a kong of its own): the turn
   moves to that seat; the claimed discard may leave the centre at the same
   time (one discard fewer at another seat). A meld counts even when its
-  tiles are misread: a group of three or four laid-out tiles vision could
-  not make into a meld counts as one;
+  tiles are misread: every three laid-out tiles of a seat's meld rows that
+  vision could not make into melds count as one;
 - anything else (melds vanishing, discards vanishing without a claim, two
   claims at once, no table seen, no recognition at all) is an *uncertain*
   frame and changes nothing.
@@ -41,10 +41,11 @@ def next_side(side: str) -> str:
 class Counts:
     """What the tracker compares between frames: per side, discards and exposed melds.
 
-    ``unread`` counts, per side, the melds among the groups of its meld rows
-    that vision could not make into melds (role ``unknown`` with a group): a
-    misread tile must not make a meld vanish, so a group of three or four
-    counts as one meld (six or more as two); a group of one or two is none.
+    ``unread`` counts, per side, the tiles of its meld rows that vision could
+    not make into melds (role ``unknown`` with a group): a misread tile must
+    not make a meld vanish, so every three of them count as one meld. They
+    are counted per seat, not per group: a claimed tile misread as upright
+    looks narrower than it lies and splits its meld into two groups.
     """
 
     discards: tuple[tuple[str, ...], ...]
@@ -63,19 +64,15 @@ class Counts:
             discards.append(tuple(seat.get("discards") or ()))
             melds.append(tuple(tuple(m.get("tiles") or ()) for m in seat.get("melds") or ()))
         tiles = recognition.get("tiles") or ()
-        groups: dict[tuple, int] = {}
-        for t in tiles:
-            if t.get("role") == "unknown" and t.get("group") and t.get("side") in SIDES:
-                key = (t["side"], t["group"])
-                groups[key] = groups.get(key, 0) + 1
-        unread = tuple(sum(n // 3 for (s, _), n in groups.items() if s == side) for side in SIDES)
+        unread = tuple(sum(1 for t in tiles if t.get("side") == side and t.get("role") == "unknown"
+                           and t.get("group")) for side in SIDES)
         if not any(discards) and not any(melds) and not tiles and not any(
                 (seats.get(s) or {}).get("hand_hidden") for s in SIDES):
             return None  # nothing at all seen: no table in view, not an empty table
         return cls(tuple(discards), tuple(melds), unread)
 
     def meld_counts(self) -> tuple[int, ...]:
-        return tuple(len(m) + u for m, u in zip(self.melds, self.unread))
+        return tuple(len(m) + u // 3 for m, u in zip(self.melds, self.unread))
 
     def key(self) -> tuple:
         return tuple(len(d) for d in self.discards) + self.meld_counts()

@@ -147,6 +147,12 @@ def test_two_unread_tiles_are_no_meld_and_stray_unknown_tiles_are_not_counted():
     stray["tiles"] += [{"code": "P", "side": "top", "role": "unknown", "group": 0}] * 3  # not in a meld row
     assert t.update(stray) is None and not t.last_uncertain and t.turn == "bottom"
     assert t.update(with_unread(rec({"bottom": ["1m"]}), "top", ["C", "C"])) is None and t.turn == "bottom"
-    singles = rec({"bottom": ["1m"]})  # three lone unreadable tiles, each a group of its own: no meld
-    singles["tiles"] += [{"code": "back", "side": "right", "role": "unknown", "group": g} for g in (4, 5, 6)]
-    assert t.update(singles) is None and not t.last_uncertain and t.turn == "bottom"
+
+
+def test_a_meld_split_in_two_unread_groups_still_counts_once():
+    t = TurnTracker(turn="top")
+    t.update(rec({"bottom": ["1m"], "right": ["4m"]}))
+    split = with_unread(rec({"bottom": ["1m"]}), "top", ["4m", "4m"])  # the claimed tile, misread upright,
+    split["tiles"].append({"code": "4p", "side": "top", "role": "unknown", "group": 8})  # is a group of its own
+    ev = t.update(split)
+    assert ev["kind"] == "claim" and ev["side"] == "top" and ev["from"] == "right" and t.turn == "top"
