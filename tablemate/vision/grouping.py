@@ -31,8 +31,9 @@ Rules, in tile widths W (the median short side of the lying tiles):
   a diagonal, to the seat they face (their upright direction). A face-up
   tile more than 4.5 W to the side of that seat's axis is in no row of six
   and is no discard (``unknown``); nor is one in line with the wall (two
-  wall stacks within 2.2 W along it, less than 0.35 W off its line): the
-  wall rings the discards, so that is a wall tile taken for face up.
+  wall stacks, or tiles found so, within 2.2 W along it, less than 0.35 W
+  off its line): the wall rings the discards, so that is a wall tile taken
+  for face up.
   Discards are ordered row by row from the centre out, left to right.
 """
 from __future__ import annotations
@@ -255,9 +256,14 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
         f, r = FRAMES[t.side]
         if abs(float(np.array([t.cx - size / 2, t.cy - size / 2]) @ np.array(r))) / unit > DISCARD_ROW_HALF_W:
             continue  # in no seat's discard rows (a tile dropped in a corner of the wall)
-        if _in_the_wall(t, wall, unit):
-            continue  # a wall tile whose back was taken for a face
         discards.append(t)
+    in_wall = list(wall)
+    while True:  # wall tiles whose backs were taken for faces, also several side by side
+        more = [t for t in discards if _in_the_wall(t, in_wall, unit)]
+        if not more:
+            break
+        in_wall += more
+        discards = [t for t in discards if t not in more]
     for side in SIDES:
         mine = [t for t in discards if t.side == side]
         if not mine:
@@ -298,6 +304,8 @@ def _in_the_wall(t: Seen, wall: list[Seen], unit: float) -> bool:
     f, r = FRAMES[t.side]
     beside = 0
     for w in wall:
+        if w is t:
+            continue
         d = np.array([w.cx - t.cx, w.cy - t.cy]) / unit
         if abs(float(d @ np.array(f))) < WALL_LINE_W and abs(float(d @ np.array(r))) < WALL_BESIDE_W:
             beside += 1

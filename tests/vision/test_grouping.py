@@ -138,14 +138,16 @@ def test_wall_tiles_seen_face_up_stray_tiles_and_misturned_discards():
     gt, seen = seen_of(layout, 3)
     walls = [s for s in seen if s.state == "face_down"]
     mid = min(walls, key=lambda s: abs(s.cx - SIZE / 2) + abs(s.cy - SIZE * 0.2))  # mid-wall, top side
-    mid.state, mid.code = "face_up", "P"
+    row = sorted((s for s in walls if abs(s.cy - mid.cy) < 5 and s.cx >= mid.cx - 1), key=lambda s: s.cx)[:4]
+    for s in row:  # four stacks side by side taken for white dragons
+        s.state, s.code = "face_up", "P"
     unit = float(np.median([s.w for s in seen if s.state != "standing"]))
     stray = Seen(SIZE / 2 + 9.5 * unit, SIZE / 2 + 9.5 * unit, unit, 1.35 * unit, 3, "face_up", "N")
     misturned = next(s for s in seen if s.code == "E")
     misturned.orient = 3  # the top seat's discard, as if it faced the right seat
     seats = group_tiles(seen + [stray], SIZE)
     assert [seats[s]["discards"] for s in SIDES] == [["1m", "2m", "3m"], ["4p", "5p"], ["E"], []]
-    assert mid.role == "unknown" and stray.role == "unknown"
+    assert all(s.role == "unknown" for s in row) and stray.role == "unknown"
 
 
 def test_a_tile_seen_standing_in_the_centre_is_laid_down_to_be_read_but_hands_stay_standing():
