@@ -1,6 +1,6 @@
 """Turn tracking through vision on rendered play, frame by frame.
 
-    .venv/bin/python benchmarks/turn_accuracy.py [--sequences 4] [--turns 24] [--size 2304x1296]
+    .venv/bin/python benchmarks/turn_accuracy.py [--sequences 4] [--turns 24] [--size 2304x1296] [--markers]
 
 Renders sequences of play (TABLE.md "During play": discards in rows, claims
 as exposed melds, standing hands, the wall) at the video resolution, reads
@@ -18,7 +18,9 @@ How it stays like a real table, and honest:
 - frames are read as the appliance reads its camera
   (``tablemate.device.frame_vision.FrameVision``, no calibration given): the
   mat is found automatically, kept once two frames agree, and the first
-  frames of every sequence pay for that search;
+  frames of every sequence pay for that search; with ``--markers`` the
+  printed corner markers lie on the table and give the calibration instead
+  (the setup for a mat too close in colour to the table around it);
 - one frame per table state: no idle frames (``idle_rate=0``), which would
   only repeat states already seen and pad the figure; the tracker runs as
   the appliance runs it (``confirm=1``), so every state change has to be
@@ -52,6 +54,7 @@ def main() -> None:
     ap.add_argument("--turns", type=int, default=24)
     ap.add_argument("--size", default="2304x1296")
     ap.add_argument("--family", default="holdout", choices=("train", "holdout"))
+    ap.add_argument("--markers", action="store_true", help="printed corner markers on the table")
     args = ap.parse_args()
     size = tuple(int(x) for x in args.size.split("x"))
     frames = right = right_truth = counts_exact = 0
@@ -64,7 +67,7 @@ def main() -> None:
         camera = FrameVision()
         for i, step in enumerate(steps):
             image, gt, _ = render.render_scene(step.layout, seq * 1000 + i, family=args.family, image_size=size,
-                                               look_seed=LOOK_SEED + seq)
+                                               look_seed=LOOK_SEED + seq, markers=args.markers)
             ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])  # what a video frame went through
             t0 = time.perf_counter()
             rec = camera(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
@@ -81,7 +84,8 @@ def main() -> None:
                 print(f"  sequence {seq} frame {i} ({step.event}): turn {vision.turn}, truth {step.turn}; "
                       f"discards seen {seen}, on the table {want}")
     seconds.sort()
-    print(f"{frames} frames at {size[0]}x{size[1]} ({args.family} looks, {args.sequences} tables)")
+    print(f"{frames} frames at {size[0]}x{size[1]} ({args.family} looks, {args.sequences} tables, "
+          f"{'calibrated by the corner markers' if args.markers else 'mat found automatically'})")
     print(f"turn right through vision:       {right}/{frames} = {100 * right / frames:.1f}%")
     print(f"turn right on ground truth:      {right_truth}/{frames} = {100 * right_truth / frames:.1f}%")
     print(f"discard counts per seat exact:   {counts_exact}/{frames} = {100 * counts_exact / frames:.1f}%")
