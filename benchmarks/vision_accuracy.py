@@ -1,6 +1,6 @@
 """Accuracy of vision on held-out rendered tables and held-out real tile photos.
 
-    python benchmarks/vision_accuracy.py [--scenes 24] [--family holdout] [--json OUT.json]
+    python benchmarks/vision_accuracy.py [--scenes 24] [--family holdout] [--json OUT.json] [--verbose] [--models DIR]
 
 Scenes are rendered with the ``holdout`` recipes (face styles, backs, mats and
 light that training never used) from seeds training never used, written as
@@ -62,7 +62,7 @@ def match(rec_tiles, gt_tiles):
     return pairs
 
 
-def real_holdout_accuracy() -> tuple[float, int, dict]:
+def real_holdout_accuracy(models_dir=None) -> tuple[float, int, dict]:
     """The reader on held-out real photos, padded as a detector crop would be."""
     _, hold = split_real(real_photo_index())
     crops, truth = [], []
@@ -74,7 +74,7 @@ def real_holdout_accuracy() -> tuple[float, int, dict]:
             padded = cv2.copyMakeBorder(im, h, h, w, w, cv2.BORDER_CONSTANT, value=(70, 90, 60))
             crops.append(crop_tile(padded, quad + [w, h]))
             truth.append(code)
-    probs, _ = run_reader(reader_blob(crops))
+    probs, _ = run_reader(reader_blob(crops), models_dir)
     pred = [READER_CLASSES[k] for k in probs.argmax(1)]
     wrong = Counter(f"{t}->{p}" for t, p in zip(truth, pred) if t != p)
     acc = float(np.mean([t == p for t, p in zip(truth, pred)]))
@@ -102,6 +102,7 @@ def main(argv=None) -> None:
     ap.add_argument("--family", default="holdout", choices=["holdout", "train"])
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--verbose", action="store_true", help="print what differs in each seat read wrong")
+    ap.add_argument("--models", help="a folder with tile_detector.onnx and tile_reader.onnx (default: models/)")
     a = ap.parse_args(argv)
     det_tp = det_fp = det_fn = 0
     read_truth = defaultdict(lambda: [0, 0])     # code -> [right, total], reader on true outlines
@@ -119,7 +120,7 @@ def main(argv=None) -> None:
             path, cpath = Path(tmp) / "s.jpg", Path(tmp) / "s.json"
             cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
             cpath.write_text(json.dumps(cal))
-            rec = recognize_image(str(path), str(cpath))
+            rec = recognize_image(str(path), str(cpath), models_dir=a.models)
             # detection
             pairs = match(rec["tiles"], gt["tiles"])
             det_tp += len(pairs)
@@ -134,7 +135,7 @@ def main(argv=None) -> None:
             small, _, scale = load_image(path)
             faces = [t for t in gt["tiles"] if t["face_up"]]
             crops = [crop_tile(small, np.array(t["corners"]) * scale) for t in faces]
-            probs, _ = run_reader(reader_blob(crops))
+            probs, _ = run_reader(reader_blob(crops), a.models)
             for t, p in zip(faces, probs):
                 pred = READER_CLASSES[int(p.argmax())]
                 ok = pred == t["code"]
@@ -163,7 +164,7 @@ def main(argv=None) -> None:
     n_read = sum(v[1] for v in read_truth.values())
     acc_read = sum(v[0] for v in read_truth.values()) / max(n_read, 1)
     ece = sum(abs(b[1] - b[2]) for b in conf_bins.values()) / max(n_read, 1)
-    real_acc, real_n, real_wrong = real_holdout_accuracy()
+    real_acc, real_n, real_wrong = real_holdout_accuracy(a.models)
     res = {
         "family": a.family, "scenes": a.scenes,
         "detection": {"precision": det_tp / max(det_tp + det_fp, 1), "recall": det_tp / max(det_tp + det_fn, 1),
