@@ -100,7 +100,7 @@ UNSURE = 0.5  # a reading below this is tried again turned a quarter
 
 
 def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, image: np.ndarray, quads,
-                     models_dir) -> bool:
+                     models_dir, candidates: list[int] | None = None) -> bool:
     """Read unsure tiles again turned by a quarter either way; keep a sure reading if one comes.
 
     Unsure: below ``UNSURE`` for the code the set's counts allow (a tile whose
@@ -114,9 +114,12 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
     """
     back = len(READER_CLASSES) - 1
     sure = probs[np.arange(len(faces)), chosen]
-    unsure = [i for i in range(len(faces)) if chosen[i] != back and sure[i] < UNSURE]
+    if candidates is None:
+        candidates = [i for i in range(len(faces)) if sure[i] < UNSURE]
+    unsure = [i for i in candidates if chosen[i] != back]
     if not unsure:
         return False
+    changed = False
     # Each turn either keeps the outline (the detector misjudged only which way is up)
     # or turns the outline too (it misjudged the tile's shape as well).
     tries = [(d, swap) for d in (1, 3) for swap in (True, False)]
@@ -133,10 +136,28 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
             if cand.max() > max(sure[i], UNSURE) and cand.argmax() != back:
                 probs[i], sure[i] = cand, cand.max()
                 faces[i].orient, faces[i].w, faces[i].h = alt.orient, alt.w, alt.h
-    return True
+                changed = True
+    return changed
 
 
-def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None) -> None:
+def _quads(ts: list[Seen], to_image: np.ndarray) -> np.ndarray:
+    q = np.stack([quad_from_box(t.cx, t.cy, t.w, t.h, t.orient) for t in ts])
+    return cv2.perspectiveTransform(q.reshape(-1, 1, 2), to_image).reshape(-1, 4, 2)
+
+
+def _settle_codes(faces: list[Seen], probs: np.ndarray) -> np.ndarray:
+    """Codes within the set's counts, with confidence and alternatives, on the tiles (in place)."""
+    chosen = assign_within_counts(probs)
+    for t, p, k in zip(faces, probs, chosen):
+        k = int(k)
+        top = [k] + [int(j) for j in np.argsort(-p)[:4] if j != k][:3]
+        t.alternatives = tuple((READER_CLASSES[j], float(p[j])) for j in top)
+        t.code, t.confidence = READER_CLASSES[k], float(p[k])
+        t.state = "face_down" if t.code == "back" else "face_up"
+    return chosen
+
+
+def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None):
     """Read every lying tile (in place): code, confidence, and orientation fixed if it was upside down.
 
     Face-down tiles are read too and the reader has the last word on face up
@@ -146,11 +167,10 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     """
     faces = [t for t in tiles if t.state != "standing"]
     if not faces:
-        return
+        return faces, np.zeros((0, len(READER_CLASSES)), np.float32)
 
     def quads(ts):
-        q = np.stack([quad_from_box(t.cx, t.cy, t.w, t.h, t.orient) for t in ts])
-        return cv2.perspectiveTransform(q.reshape(-1, 1, 2), to_image).reshape(-1, 4, 2)
+        return _quads(ts, to_image)
 
     probs, flip = run_reader(reader_blob([crop_tile(image, q) for q in quads(faces)]), models_dir)
     again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
@@ -166,12 +186,35 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     chosen = assign_within_counts(probs)
     if _reread_sideways(faces, probs, chosen, image, quads, models_dir):
         chosen = assign_within_counts(probs)
-    for t, p, k in zip(faces, probs, chosen):
-        k = int(k)
-        top = [k] + [int(j) for j in np.argsort(-p)[:4] if j != k][:3]
-        t.alternatives = tuple((READER_CLASSES[j], float(p[j])) for j in top)
-        t.code, t.confidence = READER_CLASSES[k], float(p[k])
-        t.state = "face_down" if t.code == "back" else "face_up"
+    _settle_codes(faces, probs)
+    return faces, probs
+
+
+def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndarray, image: np.ndarray,
+                            to_image: np.ndarray, models_dir=None) -> dict:
+    """Group the tiles; tiles of a seat that fit no convention are read again turned a quarter.
+
+    Why: a claimed tile lies turned, and when the detector outlines it as an
+    upright tile the reader may read the squeezed crop confidently wrong (a
+    3p on its side as a flower); its meld then makes no meld. The tiles of a
+    seat with a tile left ``unknown`` get the sideways reads an unsure tile
+    gets (a reading changes only for a surer one), and the table is grouped
+    again if any reading changed.
+    """
+    seats = group_tiles(tiles, DET_SIZE)
+    odd_seats = {t.side for t in faces if t.role == "unknown" and t.state == "face_up" and t.side}
+    odd = [i for i, t in enumerate(faces)
+           if t.side in odd_seats and t.state == "face_up" and t.role not in ("discard", "wall")]
+    if not odd:
+        return seats
+    chosen = assign_within_counts(probs)
+    if not _reread_sideways(faces, probs, chosen, image, lambda ts: _quads(ts, to_image), models_dir,
+                            candidates=odd):
+        return seats
+    _settle_codes(faces, probs)
+    for t in tiles:
+        t.role, t.group, t.side = "unknown", 0, ""
+    return group_tiles(tiles, DET_SIZE)
 
 
 def _in_view(tiles: list[Seen], to_image: np.ndarray, w: int, h: int) -> list[Seen]:
@@ -228,10 +271,10 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     tm["detect"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     lay_down_centre_tiles(tiles, DET_SIZE)
-    read(tiles, image, to_image, models_dir)
+    faces, probs = read(tiles, image, to_image, models_dir)
     tm["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    seats = group_tiles(tiles, DET_SIZE)
+    seats = _group_with_second_look(tiles, faces, probs, image, to_image, models_dir)
     to_full = np.linalg.inv(cal.homography(DET_SIZE, 1.0))
     out_tiles = []
     for t in tiles:
