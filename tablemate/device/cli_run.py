@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablemate run: {err}", file=sys.stderr)
         return 1
     app = Appliance(ledger, Outputs(lights, display, strings), buttons, lambda: open_camera(cfg.camera),
-                    rules=cfg.rules, options=cfg.options,
+                    rules=cfg.rules, options=cfg.options, players=cfg.players,
                     recognize=FrameVision(calibration, store=Path(cfg.db).with_name(FOUND_CALIBRATION)),
                     frame_interval=args.frame_interval)
     try:

@@ -85,6 +85,9 @@ class Config:
 
     language: str = "en"
     rules: str = "mcr"
+    #: The four players as they drew their winds (East first): East sits at the
+    #: bottom side, South at the right, West at the top, North at the left.
+    players: tuple[str, ...] = ("Player 1", "Player 2", "Player 3", "Player 4")
     #: House rules handed to the rule set as they are (it checks them).
     options: dict[str, Any] = field(default_factory=dict)
     db: str = "/var/lib/tablemate/tablemate.sqlite"
@@ -123,6 +126,7 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
     cfg = Config(
         language=r.choice("language", LANGUAGES, Config.language),
         rules=r.choice("rules", RULE_SETS, Config.rules),
+        players=_players(r),
         options=r.table("options"),
         db=_resolve(r.string("db", Config.db), base_dir),
         camera=_camera(r.sub("camera"), base_dir),
@@ -131,6 +135,26 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
     )
     r.done()
     return cfg
+
+
+MAX_NAME = 20  # what the display's seat lines can show
+
+
+def _players(r: _Reader) -> tuple[str, ...]:
+    value = r.get("players", (list,), None)
+    if value is None:
+        return Config.players
+    if len(value) != 4 or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"players: expected four names, East first, got {value!r}")
+    names = tuple(v.strip() for v in value)
+    if not all(names):
+        raise ConfigError("players: a name is empty")
+    if len(set(n.casefold() for n in names)) != 4:
+        raise ConfigError(f"players: two players have the same name ({', '.join(names)})")
+    long = [n for n in names if len(n) > MAX_NAME]
+    if long:
+        raise ConfigError(f"players: {long[0]!r} is longer than {MAX_NAME} characters")
+    return names
 
 
 def _camera(r: _Reader, base_dir: Path | None) -> CameraConfig:

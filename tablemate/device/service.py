@@ -143,7 +143,7 @@ class Appliance:
     """The table assistant's state machine; call :meth:`start`, then :meth:`step` forever."""
 
     def __init__(self, ledger: Ledger, outputs: Outputs, buttons: Any, open_camera: Callable[[], Any], *,
-                 rules: str = "mcr", options: dict | None = None,
+                 rules: str = "mcr", options: dict | None = None, players: tuple[str, ...] = DEFAULT_PLAYERS,
                  recognize: Callable[[np.ndarray], dict] | None = None, frame_interval: float = 0.5,
                  camera_retry: float = 5.0, ledger_poll: float = 1.0,
                  on_screen: Callable[[Any, Any], None] | None = None, echo: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
@@ -152,7 +152,7 @@ class Appliance:
         self.t = outputs.strings
         self.buttons = buttons
         self.open_camera = open_camera
-        self.rules, self.options = rules, dict(options or {})
+        self.rules, self.options, self.players = rules, dict(options or {}), tuple(players)
         self.recognize = recognize if recognize is not None else FrameVision()
         self.frame_interval, self.camera_retry, self.ledger_poll = frame_interval, camera_retry, ledger_poll
         self.on_screen = on_screen
@@ -236,8 +236,8 @@ class Appliance:
         except LedgerError:
             if not create:
                 raise
-            self.match = self.ledger.new_match(self.rules, DEFAULT_PLAYERS, self.options)
-            self.echo(f"no match in the ledger: started match {self.match.id} for {', '.join(DEFAULT_PLAYERS)}")
+            self.match = self.ledger.new_match(self.rules, self.players, self.options)
+            self.echo(f"no match in the ledger: started match {self.match.id} for {', '.join(self.players)}")
         self.signature = (self.match.id, len(self.match.events))
 
     def _poll_ledger(self) -> None:

@@ -83,6 +83,11 @@ backlight_pin = -1
     ('[display]\ni2c_address = 200', "display.i2c_address: 200 is outside"),
     ('display = 3', "display: expected a table, got 3"),
     ('db = 5', "db: expected a string, got 5"),
+    ('players = ["Anna", "Ben", "Chen"]', "players: expected four names, East first"),
+    ('players = ["Anna", "Ben", "Chen", 4]', "players: expected four names"),
+    ('players = ["Anna", "Ben", " ", "Dora"]', "players: a name is empty"),
+    ('players = ["Anna", "Ben", "anna", "Dora"]', "players: two players have the same name"),
+    ('players = ["Anna", "Ben", "Chen", "Dorothea Wilhelmina Xu"]', "longer than 20 characters"),
 ])
 def test_bad_values_name_the_key(tmp_path, text, message):
     path = write(tmp_path, text)
@@ -111,3 +116,10 @@ def test_not_utf8(tmp_path):
 def test_parse_without_a_file_keeps_relative_paths():
     cfg = parse_config({"db": "x.sqlite"})
     assert cfg.db == "x.sqlite"
+
+
+def test_players_are_read_in_wind_order(tmp_path):
+    cfg = load_config(write(tmp_path, 'players = ["Anna", " Ben ", "Chen", "Jürgen"]'))
+    assert cfg.players == ("Anna", "Ben", "Chen", "Jürgen")
+    assert load_config(write(tmp_path, "")).players == ("Player 1", "Player 2", "Player 3", "Player 4")
+

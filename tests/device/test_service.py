@@ -51,7 +51,7 @@ def frames(tmp_path, values):
 
 
 class Rig:
-    def __init__(self, tmp_path, mock_factory, values, recognize=None, open_camera=None):
+    def __init__(self, tmp_path, mock_factory, values, recognize=None, open_camera=None, **app_options):
         self.factory = mock_factory
         self.lights = SeatLights.from_config(PINS, pin_factory=mock_factory)
         self.buttons = Buttons.from_config(PINS, pin_factory=mock_factory)
@@ -63,7 +63,7 @@ class Rig:
         self.app = Appliance(self.ledger, Outputs(self.lights, self.display, Strings("en")), self.buttons,
                              open_camera or (lambda: FileCamera(folder)),
                              recognize=recognize or (lambda image: RECS[int(image[0, 0, 0])]),
-                             frame_interval=0, ledger_poll=0, echo=self.lines.append)
+                             frame_interval=0, ledger_poll=0, echo=self.lines.append, **app_options)
 
     def press(self, name):
         pin = self.factory.pin(PINS.buttons[name])
@@ -226,3 +226,13 @@ def test_seat_change_is_shown_between_rounds(rig):
     shown = [line for line in r.lines if "Seat change" in line]
     assert shown and r.ledger.current().state.prevailing_wind == "S"
     assert isinstance(r.app.screen, (PlayScreen, SeatChangeScreen))
+
+
+def test_a_new_match_takes_the_configured_players(tmp_path, mock_factory):
+    names = ("Anna", "Ben", "Chen", "Jürgen")
+    r = Rig(tmp_path, mock_factory, (0,), players=names)
+    r.app.start()
+    match = Ledger(r.db).current()
+    assert match.state.players == names
+    assert any("Anna, Ben, Chen, Jürgen" in line for line in r.lines)
+
