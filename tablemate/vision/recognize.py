@@ -97,6 +97,7 @@ def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
 
 
 UNSURE = 0.5  # a reading below this is tried again turned a quarter
+SECOND_LOOK_MAX = 12  # tiles given a second look after grouping, least sure first (bounds the time)
 
 
 def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, image: np.ndarray, quads,
@@ -148,11 +149,12 @@ def _quads(ts: list[Seen], to_image: np.ndarray) -> np.ndarray:
 def _settle_codes(faces: list[Seen], probs: np.ndarray) -> np.ndarray:
     """Codes within the set's counts, with confidence and alternatives, on the tiles (in place)."""
     chosen = assign_within_counts(probs)
-    for t, p, k in zip(faces, probs, chosen):
-        k = int(k)
-        top = [k] + [int(j) for j in np.argsort(-p)[:4] if j != k][:3]
-        t.alternatives = tuple((READER_CLASSES[j], float(p[j])) for j in top)
-        t.code, t.confidence = READER_CLASSES[k], float(p[k])
+    best = np.argsort(-probs, axis=1)[:, :4].tolist()
+    values = probs.tolist()
+    for t, p, k, top in zip(faces, values, chosen.tolist(), best):
+        top = [k] + [j for j in top if j != k][:3]
+        t.alternatives = tuple((READER_CLASSES[j], p[j]) for j in top)
+        t.code, t.confidence = READER_CLASSES[k], p[k]
         t.state = "face_down" if t.code == "back" else "face_up"
     return chosen
 
@@ -196,15 +198,14 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
 
     Why: a claimed tile lies turned, and when the detector outlines it as an
     upright tile the reader may read the squeezed crop confidently wrong (a
-    3p on its side as a flower); its meld then makes no meld. The tiles of a
-    seat with a tile left ``unknown`` get the sideways reads an unsure tile
-    gets (a reading changes only for a surer one), and the table is grouped
-    again if any reading changed.
+    3p on its side as a flower); its meld then makes no meld. Tiles left
+    ``unknown`` and tiles taken for flowers (the misread lands there) get
+    the sideways reads an unsure tile gets (a reading changes only for a
+    surer one), and the table is grouped again if any reading changed.
     """
     seats = group_tiles(tiles, DET_SIZE)
-    odd_seats = {t.side for t in faces if t.role == "unknown" and t.state == "face_up" and t.side}
-    odd = [i for i, t in enumerate(faces)
-           if t.side in odd_seats and t.state == "face_up" and t.role not in ("discard", "wall")]
+    odd = [i for i, t in enumerate(faces) if t.state == "face_up" and t.side and t.role in ("unknown", "flower")]
+    odd = sorted(odd, key=lambda i: faces[i].confidence)[:SECOND_LOOK_MAX]
     if not odd:
         return seats
     chosen = assign_within_counts(probs)

@@ -40,13 +40,18 @@ def assign_within_counts(probs: np.ndarray) -> np.ndarray:
     if (counts <= CAPACITY[: probs.shape[1]]).all():
         return out
     left = CAPACITY[: probs.shape[1]].copy()
+    bonus = BONUS[: probs.shape[1]]
+    orders = np.argsort(-probs, axis=1, kind="stable")
     for i in np.argsort(-probs.max(1), kind="stable"):
-        first = int(probs[i].argmax())
-        order = np.argsort(-probs[i], kind="stable")
+        first = out[i]
+        if left[first] > 0:
+            left[first] -= 1
+            continue
         # A tile that looks like a bonus tile stays one (and the other way round):
         # the reader is far surer of the kind of face than of which one it is.
-        same = [int(k) for k in order if BONUS[k] == BONUS[first]]
-        for k in same + [int(k) for k in order if BONUS[k] != BONUS[first]]:
+        order = orders[i]
+        kind = bonus[order] == bonus[first]
+        for k in np.concatenate([order[kind], order[~kind]]):
             if left[k] > 0:
                 out[i] = k
                 left[k] -= 1
