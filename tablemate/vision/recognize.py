@@ -201,21 +201,32 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     3p on its side as a flower); its meld then makes no meld. Tiles left
     ``unknown`` and tiles taken for flowers (the misread lands there) get
     the sideways reads an unsure tile gets (a reading changes only for a
-    surer one), and the table is grouped again if any reading changed.
+    surer one), and the table is grouped again if any reading changed; the
+    new grouping is kept only if it leaves fewer tiles unknown, so a sideways
+    read of an unfamiliar flower cannot trade one guess for another.
     """
     seats = group_tiles(tiles, DET_SIZE)
     odd = [i for i, t in enumerate(faces) if t.state == "face_up" and t.side and t.role in ("unknown", "flower")]
     odd = sorted(odd, key=lambda i: faces[i].confidence)[:SECOND_LOOK_MAX]
     if not odd:
         return seats
-    chosen = assign_within_counts(probs)
-    if not _reread_sideways(faces, probs, chosen, image, lambda ts: _quads(ts, to_image), models_dir,
+    before = [dict(vars(t)) for t in tiles]
+    unknown_before = sum(t.role == "unknown" for t in tiles)
+    trial = probs.copy()
+    chosen = assign_within_counts(trial)
+    if not _reread_sideways(faces, trial, chosen, image, lambda ts: _quads(ts, to_image), models_dir,
                             candidates=odd):
         return seats
-    _settle_codes(faces, probs)
+    _settle_codes(faces, trial)
     for t in tiles:
         t.role, t.group, t.side = "unknown", 0, ""
-    return group_tiles(tiles, DET_SIZE)
+    again = group_tiles(tiles, DET_SIZE)
+    if sum(t.role == "unknown" for t in tiles) < unknown_before:
+        probs[:] = trial
+        return again
+    for t, saved in zip(tiles, before):  # no tile found its place: the first look stands
+        vars(t).update(saved)
+    return seats
 
 
 def _in_view(tiles: list[Seen], to_image: np.ndarray, w: int, h: int) -> list[Seen]:
