@@ -57,8 +57,12 @@ def test_recognition_without_a_calibration_uses_the_markers(scene, tmp_path):
     path = tmp_path / "turned.jpg"
     cv2.imwrite(str(path), np.ascontiguousarray(np.rot90(img)), [cv2.IMWRITE_JPEG_QUALITY, 92])
     rec = recognize_image(str(path))
-    for side in ("bottom", "right", "top", "left"):
-        # Each seat's discards are that seat's, not a neighbour's (a misread tile or two aside).
-        got, want = Counter(rec["seats"][side]["discards"]), Counter(gt["seats"][side]["discards"])
-        assert sum((got & want).values()) >= 0.8 * sum(want.values())
+    sides = ("bottom", "right", "top", "left")
+    for side in sides:
+        # Each seat's discards are that seat's, not a neighbour's: they match its own
+        # better than any other seat's (a few misread tiles aside).
+        got = Counter(rec["seats"][side]["discards"])
+        overlap = {other: sum((got & Counter(gt["seats"][other]["discards"])).values()) for other in sides}
+        assert overlap[side] >= 0.7 * len(gt["seats"][side]["discards"])
+        assert overlap[side] > max(overlap[other] for other in sides if other != side)
         assert rec["seats"][side]["hand_hidden"] == gt["seats"][side]["hand_hidden"]
