@@ -2,8 +2,8 @@
 
 Why markers: the mat's edges give the play area only when the mat stands out
 from the table around it, and they cannot say which side is "bottom". Four
-small printed ArUco markers (OpenCV's 4x4 dictionary, ids 0-3), laid just
-outside the play area's corners, give both on any mat and under any light:
+small printed ArUco markers (OpenCV's 4x4 dictionary, ids 0-3), laid in
+the play area's corners, give both on any mat and under any light:
 
 - id 0 at bottom-left, 1 at bottom-right, 2 at top-right, 3 at top-left, so
   the bottom seat is the edge from marker 0 to marker 1 however the camera

@@ -100,8 +100,8 @@ UNSURE = 0.5  # a reading below this is tried again turned a quarter
 SECOND_LOOK_MAX = 12  # tiles given a second look after grouping, least sure first (bounds the time)
 
 
-def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, image: np.ndarray, quads,
-                     models_dir, candidates: list[int] | None = None) -> bool:
+def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, image: np.ndarray,
+                     to_image: np.ndarray, models_dir, candidates: list[int] | None = None) -> bool:
     """Read unsure tiles again turned by a quarter either way; keep a sure reading if one comes.
 
     Unsure: below ``UNSURE`` for the code the set's counts allow (a tile whose
@@ -130,7 +130,7 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
         for d, swap in tries:
             w, h = (t.h, t.w) if swap else (t.w, t.h)
             turned.append(Seen(t.cx, t.cy, w, h, (t.orient + d) % 4, t.state, t.code, t.confidence))
-    p2, _ = run_reader(reader_blob([crop_tile(image, q) for q in quads(turned)]), models_dir)
+    p2, _ = run_reader(reader_blob([crop_tile(image, q) for q in _quads(turned, to_image)]), models_dir)
     for j, i in enumerate(unsure):
         for k in range(len(tries)):
             cand, alt = p2[len(tries) * j + k], turned[len(tries) * j + k]
@@ -171,23 +171,19 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     if not faces:
         return faces, np.zeros((0, len(READER_CLASSES)), np.float32)
 
-    def quads(ts):
-        return _quads(ts, to_image)
-
-    probs, flip = run_reader(reader_blob([crop_tile(image, q) for q in quads(faces)]), models_dir)
+    probs, flip = run_reader(reader_blob([crop_tile(image, q) for q in _quads(faces, to_image)]), models_dir)
     again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
     if again:
         for i in again:
             faces[i].orient = (faces[i].orient + 2) % 4
-        p2, _ = run_reader(reader_blob([crop_tile(image, q) for q in quads([faces[i] for i in again])]), models_dir)
+        p2, _ = run_reader(reader_blob([crop_tile(image, q) for q in _quads([faces[i] for i in again], to_image)]),
+                           models_dir)
         for j, i in enumerate(again):
             if p2[j].max() >= probs[i].max():
                 probs[i] = p2[j]
             else:
                 faces[i].orient = (faces[i].orient + 2) % 4
-    chosen = assign_within_counts(probs)
-    if _reread_sideways(faces, probs, chosen, image, quads, models_dir):
-        chosen = assign_within_counts(probs)
+    _reread_sideways(faces, probs, assign_within_counts(probs), image, to_image, models_dir)
     _settle_codes(faces, probs)
     return faces, probs
 
@@ -213,8 +209,7 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     before = [dict(vars(t)) for t in tiles]
     unknown_before = sum(t.role == "unknown" for t in tiles)
     trial = probs.copy()
-    chosen = assign_within_counts(trial)
-    if not _reread_sideways(faces, trial, chosen, image, lambda ts: _quads(ts, to_image), models_dir,
+    if not _reread_sideways(faces, trial, assign_within_counts(trial), image, to_image, models_dir,
                             candidates=odd):
         return seats
     _settle_codes(faces, trial)
