@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from ..vision.autocalibrate import find_calibration
-from ..vision.calibration import Calibration, check_fits, parse_calibration
+from ..vision.calibration import FOUND_REACH, Calibration, check_fits, parse_calibration
 from ..vision.calibration_keeper import CalibrationKeeper
 from ..vision.errors import VisionError
 
@@ -89,7 +89,7 @@ class FrameVision:
         if cal is None:
             return None
         try:
-            return check_fits(cal, w, h)
+            return check_fits(cal, w, h, FOUND_REACH)
         except VisionError:  # an image of another shape than the kept one's: found on its own
             return search()
 

@@ -58,7 +58,24 @@ def parse_calibration(data, where: str = "calibration") -> Calibration:
     return Calibration(size, corners)
 
 
-def check_fits(cal: Calibration, width: int, height: int) -> Calibration:
+#: How far outside the image a corner may lie, as a share of its long side. A calibration file
+#: is typed or tapped by a person, who sees the corners: one far out is a mistake.
+GIVEN_REACH = 0.05
+#: The same for a calibration found in the picture: markers or the mat's edges may put a corner
+#: out of view (the camera shows the play area but not quite all of it), from geometry, not
+#: from a slip; recognition copes (the part out of view is simply not seen).
+FOUND_REACH = 0.2
+
+
+def within_reach(pts, width: int, height: int, reach: float) -> bool:
+    """Whether every corner lies at most ``reach`` (a share of the long side) outside the image."""
+    pts = np.asarray(pts, np.float64)
+    margin = reach * max(width, height)
+    return bool((pts[:, 0] >= -margin).all() and (pts[:, 0] <= width + margin).all()
+                and (pts[:, 1] >= -margin).all() and (pts[:, 1] <= height + margin).all())
+
+
+def check_fits(cal: Calibration, width: int, height: int, reach: float = GIVEN_REACH) -> Calibration:
     """The calibration scaled to this image, or a VisionError saying why it does not fit.
 
     A calibration made at another resolution of the same camera (same aspect
@@ -69,9 +86,7 @@ def check_fits(cal: Calibration, width: int, height: int) -> Calibration:
         raise VisionError(f"the calibration is for a {cw}x{ch} image but this image is {width}x{height}")
     s = width / cw
     pts = np.float64(cal.corners) * s
-    margin = 0.05 * max(width, height)
-    if (pts[:, 0] < -margin).any() or (pts[:, 0] > width + margin).any() or \
-            (pts[:, 1] < -margin).any() or (pts[:, 1] > height + margin).any():
+    if not within_reach(pts, width, height, reach):
         raise VisionError("the calibration's corners lie outside the image")
     hull = cv2.convexHull(pts.astype(np.float32), returnPoints=False)
     area = cv2.contourArea(pts.astype(np.float32))

@@ -122,3 +122,15 @@ def test_a_damaged_stored_file_is_ignored(rig, tmp_path):
     rig["found"] = [area()]
     FrameVision(store=store)(frame())
     assert rig["searches"] == 1
+
+
+def test_a_found_area_with_a_corner_just_out_of_view_is_kept_like_any_other(rig):
+    # Markers or the mat's edges put the bottom-left corner 100 pixels below the picture
+    # (beyond what a typed calibration may do): it is kept, not searched for in every frame.
+    low = Calibration((W, H), ((390, H + 100), (890, 655), (880, 60), (400, 65)))
+    rig["found"] = [low, low]
+    vision = FrameVision()
+    for _ in range(5):
+        vision(frame())
+    assert rig["searches"] == 2
+    assert [corners(c) for c in rig["used"]] == [corners(low)] * 5
