@@ -1,6 +1,7 @@
 """Turn tracking through vision on rendered play, frame by frame.
 
     .venv/bin/python benchmarks/turn_accuracy.py [--sequences 4] [--turns 24] [--size 2304x1296] [--markers]
+        [--cover 0.5]
 
 Renders sequences of play (TABLE.md "During play": discards in rows, claims
 as exposed melds, standing hands, the wall) at the video resolution, reads
@@ -20,7 +21,9 @@ How it stays like a real table, and honest:
   mat is found automatically, kept once two frames agree, and the first
   frames of every sequence pay for that search; with ``--markers`` the
   printed corner markers lie on the table and give the calibration instead
-  (the setup for a mat too close in colour to the table around it);
+  (the setup for a mat too close in colour to the table around it), and
+  ``--cover P`` paints over one of them, picked at random, in a share P of
+  the frames, as a player's arm or a tile would lie over it;
 - one frame per table state: no idle frames (``idle_rate=0``), which would
   only repeat states already seen and pad the figure; the tracker runs as
   the appliance runs it (``confirm=1``), so every state change has to be
@@ -37,6 +40,7 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -48,6 +52,18 @@ from tablemate.vision.turns import SIDES, TurnTracker  # noqa: E402
 LOOK_SEED = 5000  # sequence k is seen by camera, table and tile set LOOK_SEED + k
 
 
+def cover_marker(image, corners, k: int):
+    """``image`` with the marker in corner ``k`` hidden under a skin-coloured disc, as under an arm."""
+    corners = np.float64(corners)
+    centre = corners.mean(0)
+    inward = (centre - corners[k]) / np.linalg.norm(centre - corners[k])
+    side = np.linalg.norm(corners[1] - corners[0])
+    x, y = (int(v) for v in corners[k] + 0.05 * side * inward)
+    out = image.copy()
+    cv2.circle(out, (x, y), int(0.09 * side), (120, 150, 200), -1)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sequences", type=int, default=4)
@@ -55,6 +71,8 @@ def main() -> None:
     ap.add_argument("--size", default="2304x1296")
     ap.add_argument("--family", default="holdout", choices=("train", "holdout"))
     ap.add_argument("--markers", action="store_true", help="printed corner markers on the table")
+    ap.add_argument("--cover", type=float, default=0.0,
+                    help="with --markers: share of frames with one marker covered (an arm over it)")
     args = ap.parse_args()
     size = tuple(int(x) for x in args.size.split("x"))
     frames = right = right_truth = counts_exact = 0
@@ -65,9 +83,12 @@ def main() -> None:
         steps = play_sequence(rng, east=east, turns=args.turns, idle_rate=0.0)
         vision, truth = TurnTracker(turn=east), TurnTracker(turn=east)
         camera = FrameVision()
+        arm = random.Random(2000 + seq)  # which frames have a marker covered, and which one
         for i, step in enumerate(steps):
-            image, gt, _ = render.render_scene(step.layout, seq * 1000 + i, family=args.family, image_size=size,
-                                               look_seed=LOOK_SEED + seq, markers=args.markers)
+            image, gt, cal = render.render_scene(step.layout, seq * 1000 + i, family=args.family, image_size=size,
+                                                 look_seed=LOOK_SEED + seq, markers=args.markers)
+            if args.markers and arm.random() < args.cover:
+                image = cover_marker(image, cal["corners"], arm.randrange(4))
             ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])  # what a video frame went through
             t0 = time.perf_counter()
             rec = camera(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
@@ -85,7 +106,8 @@ def main() -> None:
                       f"discards seen {seen}, on the table {want}")
     seconds.sort()
     print(f"{frames} frames at {size[0]}x{size[1]} ({args.family} looks, {args.sequences} tables, "
-          f"{'calibrated by the corner markers' if args.markers else 'mat found automatically'})")
+          f"{'calibrated by the corner markers' if args.markers else 'mat found automatically'}"
+          f"{f', one covered in {100 * args.cover:.0f}% of frames' if args.markers and args.cover else ''})")
     print(f"turn right through vision:       {right}/{frames} = {100 * right / frames:.1f}%")
     print(f"turn right on ground truth:      {right_truth}/{frames} = {100 * right_truth / frames:.1f}%")
     print(f"discard counts per seat exact:   {counts_exact}/{frames} = {100 * counts_exact / frames:.1f}%")
