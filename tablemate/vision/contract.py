@@ -17,6 +17,12 @@ READER_CLASSES: tuple[str, ...] = tuple(t.code for t in Tile) + ("back",)
 READ_W, READ_H = 36, 48          # reader input crop, upright tile, pixels
 CROP_MARGIN = 0.10               # crop this much beyond the tile outline on each side
 
+#: Bonus reader: a closer look at tiles the reader takes for a flower or season.
+#: Its crops come from the camera's full resolution, where a bonus tile's
+#: number and name are legible; ``other`` means "not a bonus tile".
+BONUS_CLASSES: tuple[str, ...] = tuple(f"h{k}" for k in range(1, 9)) + ("other",)
+BONUS_W, BONUS_H = 54, 72        # bonus reader input crop, upright tile, pixels
+
 #: Detector: rectified play area, square, RGB, 0..1, NCHW.
 DET_SIZE = 640
 DET_STRIDE = 4
@@ -41,26 +47,33 @@ def orient_of(quad: np.ndarray) -> int:
     return int(np.argmax(ORIENT_VECTORS @ up))
 
 
-def crop_tile(image: np.ndarray, quad: np.ndarray, margin: float = CROP_MARGIN) -> np.ndarray:
-    """An upright READ_W x READ_H crop of the tile whose outline is ``quad``.
+def crop_tile(image: np.ndarray, quad: np.ndarray, margin: float = CROP_MARGIN,
+              size: tuple[int, int] = (READ_W, READ_H)) -> np.ndarray:
+    """An upright crop (``size`` = width, height; the reader's by default) of the tile whose outline is ``quad``.
 
     ``quad`` is TL, TR, BR, BL as the tile is read, in ``image`` pixels; the
     crop extends ``margin`` of the tile size beyond the outline.
     """
+    out_w, out_h = size
     q = np.asarray(quad, np.float64)
     c = q.mean(0)
     q = c + (q - c) * (1 + 2 * margin)
-    dst = np.float32([[0, 0], [READ_W, 0], [READ_W, READ_H], [0, READ_H]])
+    dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
     m = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
     src_w = float(np.linalg.norm(q[1] - q[0]))
-    flags = cv2.INTER_AREA if src_w > 2 * READ_W else cv2.INTER_LINEAR
-    return cv2.warpPerspective(image, m, (READ_W, READ_H), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    flags = cv2.INTER_AREA if src_w > 2 * out_w else cv2.INTER_LINEAR
+    return cv2.warpPerspective(image, m, (out_w, out_h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
-def reader_blob(crops: list[np.ndarray]) -> np.ndarray:
-    """BGR uint8 crops -> the reader's float32 NCHW RGB input in 0..1."""
+def bonus_crop(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The bonus reader's crop: as the reader's, larger."""
+    return crop_tile(image, quad, size=(BONUS_W, BONUS_H))
+
+
+def reader_blob(crops: list[np.ndarray], size: tuple[int, int] = (READ_W, READ_H)) -> np.ndarray:
+    """BGR uint8 crops -> the reader's (or, with ``size``, the bonus reader's) float32 NCHW RGB input in 0..1."""
     if not crops:
-        return np.zeros((0, 3, READ_H, READ_W), np.float32)
+        return np.zeros((0, 3, size[1], size[0]), np.float32)
     arr = np.stack(crops)[..., ::-1].astype(np.float32) / 255.0
     return np.ascontiguousarray(arr.transpose(0, 3, 1, 2))
 

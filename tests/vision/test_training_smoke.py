@@ -1,4 +1,4 @@
-"""One-step training of both models on a tiny rendered set (CI's smoke training)."""
+"""One-step training of the three models on a tiny rendered set (CI's smoke training)."""
 import numpy as np
 import pytest
 
@@ -9,13 +9,15 @@ pytest.importorskip("onnx")
 def test_one_step_training_exports_models_that_onnxruntime_runs(tmp_path):
     import onnxruntime as ort
 
-    from tablemate.vision.contract import DET_SIZE, READ_H, READ_W, READER_CLASSES
+    from tablemate.vision.contract import BONUS_CLASSES, BONUS_H, BONUS_W, DET_SIZE, READ_H, READ_W, READER_CLASSES
     from tablemate.vision.train import data, fit
 
-    data.main(["--out", str(tmp_path), "--reader-scenes", "2", "--detector-scenes", "2", "--workers", "1"])
+    data.main(["--out", str(tmp_path), "--reader-scenes", "2", "--detector-scenes", "2", "--bonus-scenes", "1",
+               "--workers", "1"])
     r = fit.fit_reader(tmp_path, 0, True, out_dir=tmp_path)
     d = fit.fit_detector(tmp_path, 0, True, out_dir=tmp_path)
-    assert r["steps"] == 1 and d["steps"] == 1
+    b = fit.fit_bonus(tmp_path, 0, True, out_dir=tmp_path)
+    assert r["steps"] == 1 and d["steps"] == 1 and b["steps"] == 1
     sess = ort.InferenceSession(str(tmp_path / "reader_smoke.onnx"), providers=["CPUExecutionProvider"])
     probs, flip = sess.run(None, {"crops": np.zeros((3, 3, READ_H, READ_W), np.float32)})
     assert probs.shape == (3, len(READER_CLASSES)) and np.allclose(probs.sum(1), 1, atol=1e-4)
@@ -24,3 +26,6 @@ def test_one_step_training_exports_models_that_onnxruntime_runs(tmp_path):
     heat, size, orient = sess.run(None, {"image": np.zeros((1, 3, DET_SIZE, DET_SIZE), np.float32)})
     assert heat.shape == (1, 3, DET_SIZE // 4, DET_SIZE // 4) and orient.shape[1] == 4
     assert (tmp_path / "reader_smoke.onnx.sha256").read_text().split()[0] == r["sha256"]
+    sess = ort.InferenceSession(str(tmp_path / "bonus_smoke.onnx"), providers=["CPUExecutionProvider"])
+    (probs,) = sess.run(None, {"crops": np.zeros((2, 3, BONUS_H, BONUS_W), np.float32)})
+    assert probs.shape == (2, len(BONUS_CLASSES)) and np.allclose(probs.sum(1), 1, atol=1e-4)

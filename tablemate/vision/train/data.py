@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from tablemate.rules.tiles import Tile
-from tablemate.vision.contract import (DET_SIZE, READER_CLASSES, crop_tile, orient_of)
+from tablemate.vision.contract import (BONUS_CLASSES, DET_SIZE, READER_CLASSES, bonus_crop, crop_tile, orient_of)
 from tablemate.vision.render import random_layout, render_topdown
 from tablemate.vision.render.layout import SIDES
 
@@ -75,6 +75,42 @@ def _reader_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.stack(xs), np.array(ys, np.int16), np.array(fl, np.int8)
 
 
+def bonus_layout(rng: np.random.Generator) -> dict:
+    """A layout crowded with flowers and seasons (the bonus reader's data), other tiles among them."""
+    bonus = [c for c in ALL_CODES if c.startswith("h")]
+    others = [c for c in ALL_CODES if not c.startswith("h")]
+
+    def pick(n: int) -> list[str]:
+        return [bonus[rng.integers(8)] if rng.random() < 0.7 else others[rng.integers(len(others))]
+                for _ in range(n)]
+    seats = {side: {"melds": [], "concealed": pick(13), "flowers": list(rng.choice(bonus, int(rng.integers(0, 5)),
+                                                                                   replace=False)),
+                    "winning_tile": pick(1)[0] if rng.random() < 0.5 else None, "hand_hidden": False,
+                    "discards": pick(int(rng.integers(6, 16)))} for side in SIDES}
+    return {"seats": seats, "wall_stacks": 0}
+
+
+BONUS_OTHERS_PER_SCENE = 16
+
+
+def _bonus_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bonus-reader crops at about the camera's full resolution (the tile 40-70 px wide), upright."""
+    rng = np.random.default_rng(seed)
+    img, gt, _ = render_topdown(bonus_layout(rng), seed, family="train", ppc=float(rng.uniform(17, 30)))
+    xs, ys = [], []
+    others = 0
+    for t in gt["tiles"]:
+        code = t["code"]
+        if not code.startswith("h"):
+            others += 1
+            if code == "back" or others > BONUS_OTHERS_PER_SCENE:
+                continue
+            code = "other"
+        xs.append(bonus_crop(img, jitter_quad(np.array(t["corners"]), rng)))
+        ys.append(BONUS_CLASSES.index(code))
+    return np.stack(xs), np.array(ys, np.int16)
+
+
 def _detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     layout = random_layout(rng, "scoring" if rng.random() < 0.6 else "play")
@@ -121,6 +157,7 @@ def main(argv=None) -> None:
     ap.add_argument("--out", default="/tmp/tm_data")
     ap.add_argument("--reader-scenes", type=int, default=500)
     ap.add_argument("--detector-scenes", type=int, default=600)
+    ap.add_argument("--bonus-scenes", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1000)
     a = ap.parse_args(argv)
@@ -134,6 +171,10 @@ def main(argv=None) -> None:
             np.savez(out / "reader.npz", x=np.concatenate([r[0] for r in res]),
                      y=np.concatenate([r[1] for r in res]), flip=np.concatenate([r[2] for r in res]))
             print("reader crops", sum(len(r[1]) for r in res), flush=True)
+        if a.bonus_scenes:
+            res = pool.map(_bonus_scene, range(a.seed + 150000, a.seed + 150000 + a.bonus_scenes), chunksize=4)
+            np.savez(out / "bonus.npz", x=np.concatenate([r[0] for r in res]), y=np.concatenate([r[1] for r in res]))
+            print("bonus crops", sum(len(r[1]) for r in res), flush=True)
         if a.detector_scenes:
             seeds = range(a.seed + 100000, a.seed + 100000 + a.detector_scenes)
             res = pool.map(_detector_scene, seeds, chunksize=4)

@@ -1,6 +1,7 @@
 """Train a model on the rendered data and export it to ONNX in models/.
 
     python -m tablemate.vision.train.fit reader   --data /tmp/tm_data --minutes 30
+    python -m tablemate.vision.train.fit bonus    --data /tmp/tm_data --minutes 30
     python -m tablemate.vision.train.fit detector --data /tmp/tm_data --minutes 30
     python -m tablemate.vision.train.fit reader   --data /tmp/tm_data --smoke   # CI: one step
 
@@ -17,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tablemate.vision.contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H, READ_W, READER_CLASSES,
-                                       SIZE_SCALE)
+from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
+                                       READ_W, READER_CLASSES, SIZE_SCALE)
 from tablemate.vision.render.faces import FACE_H, FACE_W, real_photo_index, split_real
 
 MODELS = Path(__file__).resolve().parents[3] / "models"
@@ -41,14 +42,23 @@ def _set_meta(path: Path, meta: dict) -> None:
 
 # ------------------------------------------------------------------ reader
 
-def _real_crops(rng: np.random.Generator, copies: int) -> tuple[np.ndarray, np.ndarray]:
-    """Training-split real photos, padded like a detector crop and colour-jittered."""
+def _real_crops(rng: np.random.Generator, copies: int, size: tuple[int, int] = (READ_W, READ_H),
+                classes: tuple[str, ...] = READER_CLASSES, other_copies: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Training-split real photos, padded like a detector crop and colour-jittered.
+
+    With ``classes`` = BONUS_CLASSES, bonus tiles get ``copies`` copies and
+    every other tile ``other_copies``, labelled ``other``.
+    """
     import cv2
     train, _ = split_real(real_photo_index())
     xs, ys = [], []
     for code, paths in train.items():
-        # Bonus tiles have fewer photos and the most varied faces: three times the copies.
-        n_copies = copies * 3 if code.startswith("h") else copies
+        if code in classes:
+            label = classes.index(code)
+            # Bonus tiles have fewer photos and the most varied faces: three times the copies.
+            n_copies = copies * 3 if code.startswith("h") and classes is READER_CLASSES else copies
+        else:
+            label, n_copies = classes.index("other"), other_copies
         for p in paths:
             im = cv2.imread(str(p))
             for _ in range(n_copies):
@@ -63,8 +73,8 @@ def _real_crops(rng: np.random.Generator, copies: int) -> tuple[np.ndarray, np.n
                 m = cv2.getRotationMatrix2D((pad.shape[1] / 2, pad.shape[0] / 2), ang, s)
                 m[:, 2] += (dx, dy)
                 pad = cv2.warpAffine(pad, m, (pad.shape[1], pad.shape[0]), borderMode=cv2.BORDER_REPLICATE)
-                xs.append(cv2.resize(pad, (READ_W, READ_H), interpolation=cv2.INTER_AREA).astype(np.uint8))
-                ys.append(READER_CLASSES.index(code))
+                xs.append(cv2.resize(pad, size, interpolation=cv2.INTER_AREA).astype(np.uint8))
+                ys.append(label)
     return np.stack(xs), np.array(ys, np.int16)
 
 
@@ -178,6 +188,88 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     return res
 
 
+# ------------------------------------------------------------------ bonus reader
+
+def _fit_temperature(logits, yv, F) -> float:
+    best_t, best_nll = 1.0, 1e9
+    for t in np.linspace(0.2, 3.0, 57):
+        nll = float(F.cross_entropy(logits / t, yv))
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    return best_t
+
+
+def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS) -> dict:
+    """The bonus reader: h1..h8 or ``other`` from a full-resolution upright crop.
+
+    Why lower-resolution copies too: a camera without full-resolution stills
+    (a USB webcam) gives smaller tiles; the net should still do no worse than
+    the reader there.
+    """
+    import cv2
+    import torch
+    import torch.nn.functional as F
+    from .nets import BonusExport, BonusReader
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    d = np.load(data / "bonus.npz")
+    x, y = d["x"], d["y"].astype(np.int64)
+    rx, ry = _real_crops(rng, 2 if smoke else 60, size=(BONUS_W, BONUS_H), classes=BONUS_CLASSES,
+                         other_copies=1 if smoke else 3)
+    x = np.concatenate([x, rx])
+    y = np.concatenate([y, ry.astype(np.int64)])
+    perm = rng.permutation(len(x))
+    n_val = max(1, len(x) // 12)
+    val, tr = perm[:n_val], perm[n_val:]
+    print(f"bonus: {len(tr)} train crops, {len(val)} validation", flush=True)
+    net = BonusReader(len(BONUS_CLASSES))
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    to_t = lambda a: torch.from_numpy(a[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255.0)  # noqa: E731
+    t0, step, bs = time.time(), 0, 96
+    budget = 0 if smoke else minutes * 60
+    while True:
+        idx = rng.choice(tr, bs)
+        xs = x[idx].copy()
+        for j in np.nonzero(rng.random(bs) < 0.3)[0]:  # a blurrier, lower-resolution camera
+            f = float(rng.uniform(1.3, 2.5))
+            small = cv2.resize(xs[j], None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
+            xs[j] = cv2.resize(small, (BONUS_W, BONUS_H), interpolation=cv2.INTER_LINEAR)
+        xb = _augment(to_t(xs), rng, torch, colour_swap=0.3)
+        loss = F.cross_entropy(net(xb), torch.from_numpy(y[idx]), label_smoothing=0.02)
+        frac = min(1.0, (time.time() - t0) / budget) if budget else 1.0
+        for g in opt.param_groups:
+            g["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 200 == 0:
+            print(f"step {step} loss {loss.item():.4f} t {time.time() - t0:.0f}s", flush=True)
+        if smoke or time.time() - t0 > budget:
+            break
+    net.eval()
+    with torch.no_grad():
+        logits = torch.cat([net(to_t(x[val[i:i + 512]])) for i in range(0, len(val), 512)])
+        yv = torch.from_numpy(y[val])
+        acc = float((logits.argmax(1) == yv).float().mean())
+        is_bonus = yv < BONUS_CLASSES.index("other")
+        acc_bonus = float((logits.argmax(1) == yv)[is_bonus].float().mean()) if bool(is_bonus.any()) else 0.0
+        best_t = _fit_temperature(logits, yv, F)
+    print(f"bonus validation accuracy {acc:.4f} (bonus tiles {acc_bonus:.4f}) temperature {best_t:.2f}", flush=True)
+    out = Path(out_dir) / ("bonus_smoke.onnx" if smoke else "tile_bonus.onnx")
+    torch.onnx.export(BonusExport(net, best_t).eval(), torch.zeros(1, 3, BONUS_H, BONUS_W), str(out),
+                      input_names=["crops"], output_names=["probs"],
+                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False)
+    _set_meta(out, {"classes": ",".join(BONUS_CLASSES), "input": f"RGB 0..1 NCHW {BONUS_H}x{BONUS_W}",
+                    "temperature": f"{best_t:.3f}"})
+    res = {"model": out.name, "steps": step, "train_crops": int(len(tr)), "val_crops": int(len(val)),
+           "val_accuracy": acc, "val_accuracy_bonus_tiles": acc_bonus, "temperature": best_t,
+           "minutes": (time.time() - t0) / 60, "sha256": sha256(out)}
+    if not smoke:
+        (Path(out_dir) / "tile_bonus.train.json").write_text(json.dumps(res, indent=2) + "\n")
+    return res
+
+
 # ------------------------------------------------------------------ detector
 
 def _targets(boxes: np.ndarray, out: int, ox: float, oy: float, k: int, crop: int):
@@ -287,7 +379,7 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("model", choices=["reader", "detector"])
+    ap.add_argument("model", choices=["reader", "bonus", "detector"])
     ap.add_argument("--data", default="/tmp/tm_data")
     ap.add_argument("--minutes", type=float, default=30)
     ap.add_argument("--threads", type=int, default=1)
@@ -300,6 +392,8 @@ def main(argv=None) -> None:
     torch.set_num_threads(a.threads)
     if a.model == "reader":
         res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir))
+    elif a.model == "bonus":
+        res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir))
     else:
         res = fit_detector(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), lowres=a.lowres)
     print(json.dumps(res, indent=2))

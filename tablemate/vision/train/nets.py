@@ -35,6 +35,41 @@ class Reader(nn.Module):
         return self.face(f), self.flip(f)
 
 
+class BonusReader(nn.Module):
+    """Upright tile crop (N,3,72,54) at full camera resolution -> h1..h8 / other logits (N,9).
+
+    Why a second, narrower net: a flower and a season differ only in a small
+    number and name, legible at the camera's full resolution but not in the
+    reader's 36x48 crop; eight look-alike classes and "other" need no flip
+    head (the reader has turned the crop upright), and running only on the few
+    tiles the reader takes for bonus tiles keeps the cost small.
+    """
+
+    def __init__(self, n_classes: int = 9):
+        super().__init__()
+        self.body = nn.Sequential(
+            cbr(3, 16), nn.MaxPool2d(2),
+            cbr(16, 32), cbr(32, 32), nn.MaxPool2d(2),
+            cbr(32, 64), cbr(64, 64), nn.MaxPool2d(2),
+            cbr(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
+        self.face = nn.Linear(128, n_classes)
+
+    def forward(self, x):
+        return self.face(self.body(x))
+
+
+class BonusExport(nn.Module):
+    """Bonus reader with temperature-scaled softmax baked in, as shipped."""
+
+    def __init__(self, net: BonusReader, temperature: float):
+        super().__init__()
+        self.net = net
+        self.register_buffer("t", torch.tensor(float(temperature)))
+
+    def forward(self, x):
+        return F.softmax(self.net(x) / self.t, dim=1)
+
+
 class ReaderExport(nn.Module):
     """Reader with temperature-scaled softmax baked in, as shipped."""
 
