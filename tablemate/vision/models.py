@@ -14,12 +14,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .contract import DET_CLASSES, READER_CLASSES
+from .contract import BONUS_CLASSES, DET_CLASSES, READER_CLASSES
 from .errors import VisionError
 
 MODELS_DIR = Path(os.environ.get("TABLEMATE_MODELS", Path(__file__).resolve().parents[2] / "models"))
 DETECTOR = "tile_detector.onnx"
 READER = "tile_reader.onnx"
+BONUS = "tile_bonus.onnx"
+CLASSES = {DETECTOR: DET_CLASSES, READER: READER_CLASSES, BONUS: BONUS_CLASSES}
 
 
 def expected_sha256(path: Path) -> str:
@@ -64,8 +66,7 @@ def session(name: str, models_dir: Path | None = None):
         mtime = path.stat().st_mtime
     except OSError:
         mtime = 0.0
-    classes = DET_CLASSES if name == DETECTOR else READER_CLASSES
-    return _session(str(path), mtime, classes)
+    return _session(str(path), mtime, CLASSES[name])
 
 
 def run_detector(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -80,3 +81,10 @@ def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.nda
         return np.zeros((0, len(READER_CLASSES)), np.float32), np.zeros((0, 2), np.float32)
     probs, flip = session(READER, models_dir).run(None, {"crops": blob})
     return probs, flip
+
+
+def run_bonus(blob: np.ndarray, models_dir: Path | None = None) -> np.ndarray:
+    """h1..h8 / other probabilities (Nx9) for a batch of full-resolution crops."""
+    if len(blob) == 0:
+        return np.zeros((0, len(BONUS_CLASSES)), np.float32)
+    return session(BONUS, models_dir).run(None, {"crops": blob})[0]

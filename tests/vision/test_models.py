@@ -5,13 +5,13 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-from tablemate.vision.contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H, READ_W, READER_CLASSES,
-                                       crop_tile, reader_blob)
-from tablemate.vision.models import DETECTOR, MODELS_DIR, READER, run_reader
+from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
+                                       READ_W, READER_CLASSES, bonus_crop, crop_tile, reader_blob)
+from tablemate.vision.models import BONUS, DETECTOR, MODELS_DIR, READER, run_bonus, run_reader
 from tablemate.vision.render.faces import FACE_H, FACE_W, glyph
 
 
-@pytest.mark.parametrize("name", [DETECTOR, READER])
+@pytest.mark.parametrize("name", [DETECTOR, READER, BONUS])
 def test_model_file_is_small_and_matches_its_checksum(name):
     path = MODELS_DIR / name
     assert path.stat().st_size < 10 * 1024 * 1024
@@ -37,6 +37,19 @@ def test_reader_contract():
     assert float(meta["temperature"]) > 0
 
 
+def test_bonus_reader_contract():
+    s = _sess(BONUS)
+    meta = s.get_modelmeta().custom_metadata_map
+    assert tuple(meta["classes"].split(",")) == BONUS_CLASSES
+    assert BONUS_CLASSES == ("h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "other")
+    (inp,) = s.get_inputs()
+    assert inp.name == "crops" and list(inp.shape[1:]) == [3, BONUS_H, BONUS_W]
+    x = np.random.default_rng(0).random((4, 3, BONUS_H, BONUS_W), dtype=np.float32)
+    (probs,) = s.run(None, {"crops": x})
+    assert probs.shape == (4, 9) and np.allclose(probs.sum(1), 1, atol=1e-4) and (probs >= 0).all()
+    assert float(meta["temperature"]) > 0
+
+
 def test_detector_contract():
     s = _sess(DETECTOR)
     meta = s.get_modelmeta().custom_metadata_map
@@ -51,7 +64,7 @@ def test_detector_contract():
     assert heat.max() < 0.35, "an empty (black) table must not show tiles"
 
 
-def _face_crop(code, art, up=True):
+def _face_crop(code, art, up=True, cut=crop_tile):
     import cv2
     g = glyph(art, code)
     face = np.full((FACE_H, FACE_W, 3), 235, np.uint8)
@@ -61,7 +74,7 @@ def _face_crop(code, art, up=True):
     canvas[FACE_H // 2:FACE_H // 2 + FACE_H, FACE_W // 2:FACE_W // 2 + FACE_W] = face
     q = np.float32([[FACE_W / 2, FACE_H / 2], [FACE_W * 1.5, FACE_H / 2], [FACE_W * 1.5, FACE_H * 1.5],
                     [FACE_W / 2, FACE_H * 1.5]])
-    return crop_tile(canvas, q if up else q[[2, 3, 0, 1]])
+    return cut(canvas, q if up else q[[2, 3, 0, 1]])
 
 
 def test_reader_reads_the_plain_art_faces():
@@ -79,3 +92,11 @@ def test_reader_notices_upside_down_tiles():
     _, down = run_reader(reader_blob([_face_crop(c, "uni", up=False) for c in codes]))
     assert down[:, 1].mean() > up[:, 1].mean() + 0.3
     assert (down[:, 1] > up[:, 1]).mean() >= 0.8
+
+
+def test_bonus_reader_reads_the_plain_art_flowers_and_seasons_and_knows_other_tiles():
+    codes = [f"h{k}" for k in range(1, 9)] + ["5p", "3m", "E"]
+    crops = [_face_crop(code, "uni", cut=bonus_crop) for code in codes]
+    probs = run_bonus(reader_blob(crops, size=(BONUS_W, BONUS_H)))
+    got = [BONUS_CLASSES[k] for k in probs.argmax(1)]
+    assert got == codes[:8] + ["other"] * 3

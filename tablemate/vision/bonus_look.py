@@ -1,0 +1,63 @@
+"""A closer look at the tiles the reader takes for flowers and seasons.
+
+Why: the eight bonus tiles differ only in a small number (1-4) and a name
+(梅蘭菊竹 / 春夏秋冬); at the resolution the reader works at they are a few
+pixels tall, and one misread bonus tile makes a whole seat wrong. The bonus
+reader (``tile_bonus.onnx``) sees the same tile cut from the camera's full
+resolution, larger, and decides between h1..h8 and "not a bonus tile". Only
+the few tiles the reader gives some bonus probability pay for it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .contract import BONUS_CLASSES, BONUS_H, BONUS_W, READER_CLASSES, bonus_crop, reader_blob
+from .models import BONUS, run_bonus, session
+
+#: Reader classes h1..h8, in BONUS_CLASSES order.
+BONUS_IDX = np.array([READER_CLASSES.index(c) for c in BONUS_CLASSES[:-1]])
+NOT_BONUS = np.array([i for i in range(len(READER_CLASSES)) if i not in set(BONUS_IDX.tolist())])
+LOOK_AT = 0.10    # bonus probability (summed over h1..h8) from which a tile gets the closer look
+MAX_LOOKS = 16    # at most this many tiles per picture (a table shows at most 8 bonus tiles)
+
+
+def candidates(probs: np.ndarray, among: list[int] | None = None, limit: int = MAX_LOOKS) -> list[int]:
+    """Rows worth a closer look: some bonus probability, and not read as a back; likeliest first."""
+    rows = range(len(probs)) if among is None else among
+    back = len(READER_CLASSES) - 1
+    mass = probs[:, BONUS_IDX].sum(1)
+    keep = [i for i in rows if mass[i] >= LOOK_AT and probs[i].argmax() != back]
+    return sorted(keep, key=lambda i: -mass[i])[:limit]
+
+
+def merge(reader: np.ndarray, bonus: np.ndarray) -> np.ndarray:
+    """One tile's reader probabilities with the bonus reader's say on h1..h8.
+
+    The bonus reader decides how likely the tile is each bonus tile, and how
+    likely it is none; the reader's own odds among the other 35 classes share
+    what is left. Applying it twice with the same bonus reading changes nothing.
+    """
+    out = np.empty_like(reader)
+    rest = reader[NOT_BONUS].astype(np.float64) + 1e-9
+    out[NOT_BONUS] = bonus[-1] * rest / rest.sum()
+    out[BONUS_IDX] = bonus[:-1]
+    return out
+
+
+def closer_look(probs: np.ndarray, detail: np.ndarray, quads: np.ndarray, rows: list[int] | None = None,
+                models_dir=None, limit: int = MAX_LOOKS) -> list[int]:
+    """Merge the bonus reader's reading into ``probs`` (in place) for the candidate rows.
+
+    ``quads``: each row's tile outline (TL, TR, BR, BL as read) in ``detail``
+    pixels, ``detail`` the sharpest picture of the table at hand. ``rows``
+    limits the candidates and ``limit`` their number. Returns the rows looked at.
+    """
+    session(BONUS, models_dir)  # a missing or corrupt model is refused on every picture, flowers or not
+    look = candidates(probs, rows, limit)
+    if not look:
+        return look
+    blob = reader_blob([bonus_crop(detail, quads[i]) for i in look], size=(BONUS_W, BONUS_H))
+    q = run_bonus(blob, models_dir)
+    for i, row in zip(look, q):
+        probs[i] = merge(probs[i], row)
+    return look

@@ -1,0 +1,41 @@
+"""The bonus reader's say in a tile's reading: pure arithmetic, no model."""
+import numpy as np
+
+from tablemate.vision.bonus_look import BONUS_IDX, LOOK_AT, MAX_LOOKS, NOT_BONUS, candidates, merge
+from tablemate.vision.contract import READER_CLASSES
+
+
+def _row(**p):
+    r = np.full(len(READER_CLASSES), 1e-4, np.float32)
+    for code, v in p.items():
+        r[READER_CLASSES.index(code)] = v
+    return r / r.sum()
+
+
+def test_merge_takes_the_bonus_readers_word_on_flowers_and_keeps_the_readers_odds_elsewhere():
+    reader = _row(h3=0.6, h2=0.1, **{"3m": 0.2, "2m": 0.1})
+    bonus = np.array([0, 0.7, 0.1, 0, 0, 0, 0, 0, 0.2], np.float32)  # h2 0.7, h3 0.1, other 0.2
+    out = merge(reader, bonus)
+    assert READER_CLASSES[int(out.argmax())] == "h2"
+    assert np.isclose(out.sum(), 1, atol=1e-5)
+    assert np.isclose(out[BONUS_IDX].sum(), 0.8, atol=1e-5)
+    # the other 0.2 keeps the reader's 2:1 odds of 3m over 2m
+    m3, m2 = out[READER_CLASSES.index("3m")], out[READER_CLASSES.index("2m")]
+    assert np.isclose(m3 / m2, 2.0, rtol=0.01)
+    assert np.allclose(merge(out, bonus), out, atol=1e-6), "a second look with the same reading changes nothing"
+
+
+def test_merge_lets_the_bonus_reader_say_it_is_no_bonus_tile():
+    reader = _row(h6=0.55, **{"3m": 0.4})
+    out = merge(reader, np.array([0, 0, 0, 0, 0, 0.05, 0, 0, 0.95], np.float32))
+    assert READER_CLASSES[int(out.argmax())] == "3m"
+    assert out[NOT_BONUS].sum() > 0.9
+
+
+def test_candidates_are_possible_bonus_tiles_likeliest_first_never_backs():
+    rows = [_row(**{"5p": 0.99}), _row(h1=0.5, **{"5p": 0.5}), _row(back=0.8, h4=0.2),
+            _row(h7=0.9), _row(**{"1s": 1 - LOOK_AT / 2}, h8=LOOK_AT / 2)]
+    assert candidates(np.stack(rows)) == [3, 1]
+    assert candidates(np.stack(rows), among=[0, 1, 2]) == [1]
+    many = np.stack([_row(h1=0.5 + i / 100) for i in range(MAX_LOOKS + 5)])
+    assert len(candidates(many)) == MAX_LOOKS and candidates(many)[0] == MAX_LOOKS + 4
