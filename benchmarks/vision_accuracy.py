@@ -9,7 +9,8 @@ Real photos are the held-out quarter of ../shared/data/tiles-real (every 4th
 photo per code; training used the other three quarters).
 
 Prints: detection precision and recall; reading accuracy on the true
-outlines (the reader alone) and on the detections (end to end), per code
+outlines (the readers alone: the reader and, for tiles it may take for
+flowers or seasons, the bonus reader) and on the detections (end to end), per code
 and per role; the share of revealed seats whose melds, hand, flowers and
 winning tile are all exactly right. Targets: reading >= 99.5 % rendered and
 >= 97 % real; >= 95 % of revealed seats exactly right. Not a pass/fail test.
@@ -28,7 +29,8 @@ import numpy as np
 from tablemate.vision.contract import READER_CLASSES, crop_tile, reader_blob
 from tablemate.vision.grouping import SIDES, seats_match
 from tablemate.vision.models import run_reader
-from tablemate.vision.recognize import load_image, recognize_image
+from tablemate.vision.bonus_look import closer_look
+from tablemate.vision.recognize import load_still, recognize_image
 from tablemate.vision.render import random_layout, render_scene
 from tablemate.vision.render.faces import real_photo_index, split_real
 
@@ -65,16 +67,20 @@ def match(rec_tiles, gt_tiles):
 def real_holdout_accuracy(models_dir=None) -> tuple[float, int, dict]:
     """The reader on held-out real photos, padded as a detector crop would be."""
     _, hold = split_real(real_photo_index())
-    crops, truth = [], []
+    crops, truth, padded = [], [], []
     for code, paths in sorted(hold.items()):
         for p in paths:
             im = cv2.imread(str(p))
             h, w = im.shape[:2]
             quad = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-            padded = cv2.copyMakeBorder(im, h, h, w, w, cv2.BORDER_CONSTANT, value=(70, 90, 60))
-            crops.append(crop_tile(padded, quad + [w, h]))
+            padded.append(cv2.copyMakeBorder(im, h, h, w, w, cv2.BORDER_CONSTANT, value=(70, 90, 60)))
+            crops.append(crop_tile(padded[-1], quad + [w, h]))
             truth.append(code)
     probs, _ = run_reader(reader_blob(crops), models_dir)
+    for i, pad in enumerate(padded):  # the bonus reader's closer look, as in recognition
+        h, w = pad.shape[0] // 3, pad.shape[1] // 3
+        closer_look(probs, pad, np.float32([[[w, h], [2 * w, h], [2 * w, 2 * h], [w, 2 * h]]] * len(probs)),
+                    rows=[i], models_dir=models_dir)
     pred = [READER_CLASSES[k] for k in probs.argmax(1)]
     wrong = Counter(f"{t}->{p}" for t, p in zip(truth, pred) if t != p)
     acc = float(np.mean([t == p for t, p in zip(truth, pred)]))
@@ -102,7 +108,7 @@ def main(argv=None) -> None:
     ap.add_argument("--family", default="holdout", choices=["holdout", "train"])
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--verbose", action="store_true", help="print what differs in each seat read wrong")
-    ap.add_argument("--models", help="a folder with tile_detector.onnx and tile_reader.onnx (default: models/)")
+    ap.add_argument("--models", help="a folder with tile_detector.onnx, tile_reader.onnx and tile_bonus.onnx (default: models/)")
     a = ap.parse_args(argv)
     det_tp = det_fp = det_fn = 0
     read_truth = defaultdict(lambda: [0, 0])     # code -> [right, total], reader on true outlines
@@ -131,11 +137,13 @@ def main(argv=None) -> None:
                 if g["face_up"]:
                     e2e[1] += 1
                     e2e[0] += rec["tiles"][i]["code"] == g["code"]
-            # the reader alone, on the true outlines of face-up tiles
-            small, _, scale = load_image(path)
+            # the reader (with the bonus reader's closer look), on the true outlines of face-up tiles
+            small, sharp, _, scale = load_still(path)
             faces = [t for t in gt["tiles"] if t["face_up"]]
             crops = [crop_tile(small, np.array(t["corners"]) * scale) for t in faces]
             probs, _ = run_reader(reader_blob(crops), a.models)
+            zoom = sharp.shape[1] / small.shape[1] * scale
+            closer_look(probs, sharp, np.array([np.array(t["corners"]) * zoom for t in faces]), models_dir=a.models)
             for t, p in zip(faces, probs):
                 pred = READER_CLASSES[int(p.argmax())]
                 ok = pred == t["code"]

@@ -64,15 +64,18 @@ class FrameVision:
             self.keeper.kept = _load(self.store)
 
     def __call__(self, image: np.ndarray) -> dict:
+        """The recognition of one camera image; flowers and seasons are read from it at full size."""
         from ..vision.recognize import empty_recognition, recognize_array
 
         h, w = image.shape[:2]
         small, scale = shrink(image)
         if self.fixed is not None:
-            return recognize_array(small, (w, h), scale, check_fits(self.fixed, w, h), self.models_dir)
+            return recognize_array(small, (w, h), scale, check_fits(self.fixed, w, h), self.models_dir,
+                                   detail=image)
         before = self.keeper.kept
         cal = self._automatic(small, scale, w, h)
-        rec = empty_recognition(w, h) if cal is None else recognize_array(small, (w, h), scale, cal, self.models_dir)
+        rec = (empty_recognition(w, h) if cal is None
+               else recognize_array(small, (w, h), scale, cal, self.models_dir, detail=image))
         self.keeper.saw(shows_table(rec))
         if self.keeper.kept is not before:
             self._stored(self.keeper.kept)

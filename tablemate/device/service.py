@@ -77,7 +77,7 @@ def recognize_frame(image: np.ndarray, calibration: Any = None) -> dict:
     h, w = image.shape[:2]
     small, scale = shrink(image)
     cal = check_fits(calibration, w, h) if calibration is not None else None
-    return recognize_array(small, (w, h), scale, cal)
+    return recognize_array(small, (w, h), scale, cal, detail=image)
 
 
 def previous_side(side: str) -> str:

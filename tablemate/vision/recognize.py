@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from . import bonus_look
 from .autocalibrate import find_calibration
 from .calibration import Calibration, check_fits, load_calibration
 from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_SCALE, crop_tile, detector_blob,
@@ -35,11 +36,12 @@ from .models import run_detector, run_reader
 from .tile_counts import assign_within_counts
 
 HEAT_THRESHOLD = 0.35
+LANDSCAPE = 1.08         # an outline this much wider than tall across "up" is turned a quarter wrong
 MAX_DECODE_SIDE = 2400   # decode larger JPEGs at 1/2 or 1/4 scale
 
 
-def load_image(path: str | os.PathLike) -> tuple[np.ndarray, tuple[int, int], float]:
-    """(BGR image, full (w, h), scale of the returned image relative to full size)."""
+def _image_bytes(path: str | os.PathLike) -> tuple[np.ndarray, int, int]:
+    """(the file's bytes, its width, its height), or a VisionError a player understands."""
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -49,7 +51,6 @@ def load_image(path: str | os.PathLike) -> tuple[np.ndarray, tuple[int, int], fl
         raise VisionError(f"cannot read the image {path}: {e.strerror or e}") from None
     if not data:
         raise VisionError(f"the image {path} is empty (0 bytes)")
-    buf = np.frombuffer(data, np.uint8)
     try:  # the true size, from the header only
         with Image.open(io.BytesIO(data)) as im:
             w, h = im.size
@@ -57,20 +58,75 @@ def load_image(path: str | os.PathLike) -> tuple[np.ndarray, tuple[int, int], fl
         raise VisionError(f"{path} is not an image tablemate can read (use JPEG or PNG)") from None
     if min(w, h) < 64:
         raise VisionError(f"the image {path} is too small ({w}x{h}) to show a table")
-    flag, scale = cv2.IMREAD_COLOR, 1.0
-    if max(w, h) > 2 * MAX_DECODE_SIDE:
-        flag, scale = cv2.IMREAD_REDUCED_COLOR_4, 0.25
-    elif max(w, h) > MAX_DECODE_SIDE:
-        flag, scale = cv2.IMREAD_REDUCED_COLOR_2, 0.5
-    img = cv2.imdecode(buf, flag | cv2.IMREAD_IGNORE_ORIENTATION)  # pixels as stored, like the size above
+    return np.frombuffer(data, np.uint8), w, h
+
+
+def _decode(path, buf: np.ndarray, reduce: int) -> np.ndarray:
+    flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4}[reduce]
+    img = cv2.imdecode(buf, flag | cv2.IMREAD_IGNORE_ORIENTATION)  # pixels as stored, like the header's size
     if img is None:
         raise VisionError(f"{path} is not an image tablemate can read (use JPEG or PNG)")
-    scale = img.shape[1] / w
-    return img, (w, h), scale
+    return img
+
+
+def _reduction(w: int, h: int) -> int:
+    return 4 if max(w, h) > 2 * MAX_DECODE_SIDE else 2 if max(w, h) > MAX_DECODE_SIDE else 1
+
+
+def load_image(path: str | os.PathLike) -> tuple[np.ndarray, tuple[int, int], float]:
+    """(BGR image, full (w, h), scale of the returned image relative to full size)."""
+    buf, w, h = _image_bytes(path)
+    img = _decode(path, buf, _reduction(w, h))
+    return img, (w, h), img.shape[1] / w
+
+
+def load_still(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, tuple[int, int], float]:
+    """(BGR image, the same sharper for closer looks, full (w, h), scale of the first).
+
+    Why two: the table is found and read at about 2300 pixels across, but a
+    flower's number and name need the camera's full resolution. The sharper
+    picture is decoded once and the working one made from it (an exact
+    halving), which costs less than decoding twice.
+    """
+    buf, w, h = _image_bytes(path)
+    k = _reduction(w, h)
+    if k == 1:
+        img = _decode(path, buf, 1)
+        return img, img, (w, h), 1.0
+    sharp = _decode(path, buf, k // 2)
+    img = cv2.resize(sharp, (sharp.shape[1] // 2, sharp.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    return img, sharp, (w, h), img.shape[1] / w
 
 
 def empty_recognition(w: int, h: int) -> dict:
     return {"image": {"width": w, "height": h}, "tiles": [], "seats": {s: empty_seat() for s in SIDES}}
+
+
+def upright_outline(w: float, h: float, orient_probs: np.ndarray) -> tuple[float, float, int]:
+    """(w, h, orientation) of a lying tile's outline, with "up" along its long side.
+
+    Why: a tile's face is taller than wide, so an outline wider than tall
+    across its "up" has "up" a quarter off. The detector's size head measures
+    the block well and its orientation head sometimes turns it by a quarter;
+    then the likelier of the two quarter turns wins, and the reader's
+    upside-down head settles the rest.
+    """
+    o = int(np.argmax(orient_probs))
+    if w <= h * LANDSCAPE:
+        return w, h, o
+    left, right = (o + 1) % 4, (o + 3) % 4
+    return h, w, left if orient_probs[left] >= orient_probs[right] else right
+
+
+def _turns(t: Seen) -> list[Seen]:
+    """The other ways ``t`` may lie: turned a quarter either way (keeping its outline
+    or turning it too) or round; never wider than tall across "up", as no tile face is."""
+    out = []
+    for d in (1, 2, 3):
+        for w, h in ((t.h, t.w), (t.w, t.h)) if d != 2 else ((t.w, t.h),):
+            if w <= h * LANDSCAPE:
+                out.append(Seen(t.cx, t.cy, w, h, (t.orient + d) % 4, t.state, t.code, t.confidence))
+    return out
 
 
 def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
@@ -91,6 +147,8 @@ def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
             dy = float(np.clip(0.5 * (m[y - 1, x] - m[y + 1, x]) / den, -0.5, 0.5)) if den < 0 else 0.0
         w, h = (float(v) * SIZE_SCALE for v in size[:, y, x])
         o = int(orient[:, y, x].argmax())
+        if DET_CLASSES[int(cls[y, x])] != "standing":
+            w, h, o = upright_outline(w, h, orient[:, y, x])
         out.append(Seen((x + dx) * DET_STRIDE, (y + dy) * DET_STRIDE, max(w, 2.0), max(h, 2.0), o,
                         DET_CLASSES[int(cls[y, x])], "back", float(m[y, x])))
     return out
@@ -101,8 +159,9 @@ SECOND_LOOK_MAX = 12  # tiles given a second look after grouping, least sure fir
 
 
 def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, image: np.ndarray,
-                     to_image: np.ndarray, models_dir, candidates: list[int] | None = None) -> bool:
-    """Read unsure tiles again turned by a quarter either way; keep a sure reading if one comes.
+                     to_image: np.ndarray, models_dir, candidates: list[int] | None = None,
+                     detail: Detail | None = None) -> bool:
+    """Read unsure tiles again turned by a quarter either way, or round; keep a sure reading if one comes.
 
     Unsure: below ``UNSURE`` for the code the set's counts allow (a tile whose
     first choice was taken by a surer tile is unsure too). Returns whether
@@ -111,7 +170,10 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
     Why: a claimed tile lies turned by 90 degrees, and when the detector gets
     its orientation wrong by a quarter the crop is cut sideways or squashed,
     so the reader is unsure. Only unsure tiles pay for the extra reads, and a
-    re-read never turns a tile into a back.
+    re-read never turns a tile into a back. A turned crop that may show a
+    flower or season gets the bonus reader's closer look (``detail``) before
+    it is compared: a set-aside flower lies across, and the reader alone is
+    least sure of exactly those faces.
     """
     back = len(READER_CLASSES) - 1
     sure = probs[np.arange(len(faces)), chosen]
@@ -121,23 +183,19 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
     if not unsure:
         return False
     changed = False
-    # Each turn either keeps the outline (the detector misjudged only which way is up)
-    # or turns the outline too (it misjudged the tile's shape as well).
-    tries = [(d, swap) for d in (1, 3) for swap in (True, False)]
-    turned = []
+    turned, owner = [], []
     for i in unsure:
-        t = faces[i]
-        for d, swap in tries:
-            w, h = (t.h, t.w) if swap else (t.w, t.h)
-            turned.append(Seen(t.cx, t.cy, w, h, (t.orient + d) % 4, t.state, t.code, t.confidence))
+        alts = _turns(faces[i])
+        turned += alts
+        owner += [i] * len(alts)
     p2, _ = run_reader(reader_blob([crop_tile(image, q) for q in _quads(turned, to_image)]), models_dir)
-    for j, i in enumerate(unsure):
-        for k in range(len(tries)):
-            cand, alt = p2[len(tries) * j + k], turned[len(tries) * j + k]
-            if cand.max() > max(sure[i], UNSURE) and cand.argmax() != back:
-                probs[i], sure[i] = cand, cand.max()
-                faces[i].orient, faces[i].w, faces[i].h = alt.orient, alt.w, alt.h
-                changed = True
+    if detail is not None:
+        detail.look(turned, p2, models_dir=models_dir, limit=len(turned))
+    for cand, alt, i in zip(p2, turned, owner):
+        if cand.max() > max(sure[i], UNSURE) and cand.argmax() != back:
+            probs[i], sure[i] = cand, cand.max()
+            faces[i].orient, faces[i].w, faces[i].h = alt.orient, alt.w, alt.h
+            changed = True
     return changed
 
 
@@ -159,13 +217,29 @@ def _settle_codes(faces: list[Seen], probs: np.ndarray) -> np.ndarray:
     return chosen
 
 
-def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None):
+class Detail:
+    """The sharpest picture at hand for a closer look, and the map from top-down pixels into it."""
+
+    def __init__(self, image: np.ndarray, to_image: np.ndarray):
+        self.image, self.to_image = image, to_image
+
+    def look(self, faces: list[Seen], probs: np.ndarray, rows: list[int] | None = None, models_dir=None,
+             limit: int = bonus_look.MAX_LOOKS) -> list[int]:
+        """The bonus reader's closer look at the rows that may be flowers or seasons (``bonus_look``)."""
+        if not faces:
+            return []
+        return bonus_look.closer_look(probs, self.image, _quads(faces, self.to_image), rows, models_dir, limit)
+
+
+def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None, detail: Detail | None = None):
     """Read every lying tile (in place): code, confidence, and orientation fixed if it was upside down.
 
     Face-down tiles are read too and the reader has the last word on face up
     or down: a white dragon with a blank or framed face looks like a back to
     the detector, but the reader, which sees the crop at full resolution,
     tells them apart (on held-out looks it turned no true back face up).
+    Tiles that may be flowers or seasons get a closer look in ``detail``
+    (``image`` itself when no sharper picture is at hand).
     """
     faces = [t for t in tiles if t.state != "standing"]
     if not faces:
@@ -183,13 +257,15 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
                 probs[i] = p2[j]
             else:
                 faces[i].orient = (faces[i].orient + 2) % 4
-    _reread_sideways(faces, probs, assign_within_counts(probs), image, to_image, models_dir)
+    detail = detail or Detail(image, to_image)
+    detail.look(faces, probs, models_dir=models_dir)
+    _reread_sideways(faces, probs, assign_within_counts(probs), image, to_image, models_dir, detail=detail)
     _settle_codes(faces, probs)
     return faces, probs
 
 
 def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndarray, image: np.ndarray,
-                            to_image: np.ndarray, models_dir=None) -> dict:
+                            to_image: np.ndarray, models_dir=None, detail: Detail | None = None) -> dict:
     """Group the tiles; tiles of a seat that fit no convention are read again turned a quarter.
 
     Why: a claimed tile lies turned, and when the detector outlines it as an
@@ -210,7 +286,7 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     unknown_before = sum(t.role == "unknown" for t in tiles)
     trial = probs.copy()
     if not _reread_sideways(faces, trial, assign_within_counts(trial), image, to_image, models_dir,
-                            candidates=odd):
+                            candidates=odd, detail=detail or Detail(image, to_image)):
         return seats
     _settle_codes(faces, trial)
     for t in tiles:
@@ -254,8 +330,13 @@ def _in_corner(x: float, y: float, size: float) -> bool:
 
 
 def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
-                    models_dir=None, timings: dict | None = None) -> dict:
-    """The recognition of an already decoded image (``scale`` = its size / full size)."""
+                    models_dir=None, timings: dict | None = None, detail: np.ndarray | None = None) -> dict:
+    """The recognition of an already decoded image (``scale`` = its size / full size).
+
+    ``detail``: the same picture at a higher resolution (the camera's full
+    still), from which flowers and seasons are read; without it they are
+    read from ``image``.
+    """
     tm = timings if timings is not None else {}
     t0 = time.perf_counter()
     w, h = full_size
@@ -278,10 +359,12 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     tm["detect"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     lay_down_centre_tiles(tiles, DET_SIZE)
-    faces, probs = read(tiles, image, to_image, models_dir)
+    zoom = 1.0 if detail is None else detail.shape[1] / image.shape[1]
+    closer = Detail(image if detail is None else detail, np.diag([zoom, zoom, 1.0]) @ to_image)
+    faces, probs = read(tiles, image, to_image, models_dir, closer)
     tm["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    seats = _group_with_second_look(tiles, faces, probs, image, to_image, models_dir)
+    seats = _group_with_second_look(tiles, faces, probs, image, to_image, models_dir, closer)
     to_full = np.linalg.inv(cal.homography(DET_SIZE, 1.0))
     out_tiles = []
     for t in tiles:
@@ -309,8 +392,8 @@ def recognize_image(path: str, calibration_path: str | None = None, *, models_di
     tm = timings if timings is not None else {}
     t0 = time.perf_counter()
     cal = load_calibration(calibration_path) if calibration_path else None
-    image, (w, h), scale = load_image(path)
+    image, sharp, (w, h), scale = load_still(path)
     if cal is not None:
         cal = check_fits(cal, w, h)
     tm["load"] = time.perf_counter() - t0
-    return recognize_array(image, (w, h), scale, cal, models_dir, tm)
+    return recognize_array(image, (w, h), scale, cal, models_dir, tm, detail=sharp)

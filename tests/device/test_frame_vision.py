@@ -34,8 +34,9 @@ def rig(monkeypatch):
         k = small.shape[1] / W
         return Calibration((small.shape[1], small.shape[0]), tuple((x * k, y * k) for x, y in cal.corners))
 
-    def read(small, full_size, scale, cal, models_dir=None, timings=None):
+    def read(small, full_size, scale, cal, models_dir=None, timings=None, detail=None):
         state["used"].append(cal)
+        state["detail"] = detail
         tiles = [{"code": "1m", "side": "bottom", "role": "discard", "group": 1}] if state["table"] else []
         return {"image": {"width": full_size[0], "height": full_size[1]}, "tiles": tiles,
                 "seats": {s: {"hand_hidden": False} for s in ("bottom", "right", "top", "left")}}
@@ -105,8 +106,10 @@ def test_a_still_at_full_resolution_uses_the_area_kept_from_the_video_frames(rig
     vision = FrameVision()
     vision(frame())
     vision(frame())
-    vision(frame(2 * W, 2 * H))
+    still = frame(2 * W, 2 * H)
+    vision(still)
     assert rig["searches"] == 2 and corners(rig["used"][-1]) == corners(area(w=2 * W, h=2 * H))
+    assert rig["detail"] is still, "flowers are read from the still at its full resolution"
 
 
 def test_a_given_calibration_is_used_and_nothing_is_searched_for(rig):
