@@ -170,6 +170,22 @@ def _split_melds(tiles: list[Seen]) -> list[tuple[list[Seen], dict]] | None:
     return best[0]
 
 
+def _split_melds_but_one(tiles: list[Seen]) -> tuple[list | None, Seen | None]:
+    """Melds of all tiles but one doubtful tile, if that alone splits the run: (melds, that tile).
+
+    Why: a shadow in the gap between two melds can be seen as a face-down
+    tile, and a lone back or an unsure reading then spoils two good melds.
+    Only a back or a reading below one half may be set aside, the least sure
+    first, and only when every other tile then makes melds exactly.
+    """
+    doubtful = sorted((t for t in tiles if t.code == "back" or t.confidence < 0.5), key=lambda t: t.confidence)
+    for t in doubtful:
+        parts = _split_melds([u for u in tiles if u is not t])
+        if parts is not None:
+            return parts, t
+    return None, None
+
+
 def _rows(tiles: list[Seen], split: float) -> list[list[Seen]]:
     rows: list[list[Seen]] = []
     for t in sorted(tiles, key=lambda t: t.v):
@@ -369,6 +385,12 @@ def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -
         if not rest:
             continue
         parts = _split_melds(rest)
+        stray = None
+        if parts is None:
+            parts, stray = _split_melds_but_one(rest)
+        if stray is not None:  # fits no meld: unknown, in a group of its own, never forced into one
+            group += 1
+            stray.role, stray.group = "unknown", group
         if parts is None:  # still a group of the row: it shows the seat has laid tiles out
             group += 1
             for t in rest:

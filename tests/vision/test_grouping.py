@@ -173,3 +173,37 @@ def test_standing_tiles_seen_lying_in_the_standing_row_stay_the_hidden_hand_and_
     assert seats["left"]["hand_hidden"]
     assert seats["left"]["melds"] == [{"kind": "pung", "tiles": ["F"] * 3, "exposed": True}]
     assert all(s.role == "hand" and s.group == -1 for s in standing)
+
+
+def _stray_between_melds(seed, code, confidence):
+    """Bottom seat: two pungs; a stray outline (a shadow seen as a tile) halfway between them."""
+    layout = {"wall_stacks": 0, "seats": {
+        "bottom": seat(melds=[{"kind": "pung", "tiles": ["9s"] * 3, "exposed": True},
+                              {"kind": "pung", "tiles": ["P"] * 3, "exposed": True}],
+                       concealed=["1p", "2p", "3p", "4s", "5s", "6s", "C"]),
+        "right": seat(hand_hidden=True, standing_count=13), "top": seat(hand_hidden=True, standing_count=13),
+        "left": seat(hand_hidden=True, standing_count=13)}}
+    gt, seen = seen_of(layout, seed)
+    melds = [s for s, t in zip(seen, gt["tiles"]) if t["role"] == "meld" and t["side"] == "bottom"]
+    melds.sort(key=lambda s: s.cx)
+    a, b = melds[2], melds[3]
+    stray = Seen((a.cx + b.cx) / 2, (a.cy + b.cy) / 2, a.w * 0.6, a.h, a.orient,
+                 "face_down" if code == "back" else "face_up", code, confidence)
+    return seen + [stray], stray
+
+
+@pytest.mark.parametrize("code, confidence", [("back", 0.9), ("3m", 0.3)])
+def test_a_doubtful_stray_between_two_melds_spoils_neither(code, confidence):
+    for seed in range(3):
+        seen, stray = _stray_between_melds(seed, code, confidence)
+        b = group_tiles(seen, SIZE)["bottom"]
+        assert {"kind": "pung", "tiles": ["9s"] * 3, "exposed": True} in b["melds"]
+        assert {"kind": "pung", "tiles": ["P"] * 3, "exposed": True} in b["melds"]
+        assert stray.role == "unknown" and stray.group not in {t.group for t in seen if t.role == "meld"}
+
+
+def test_a_sure_stray_reading_is_not_set_aside_to_make_melds():
+    seen, stray = _stray_between_melds(0, "3m", 0.95)
+    b = group_tiles(seen, SIZE)["bottom"]
+    assert b["melds"] == [], "a tile read surely is evidence, not noise"
+    assert stray.role == "unknown"
