@@ -18,15 +18,18 @@ from .models import BONUS, run_bonus, session
 BONUS_IDX = np.array([READER_CLASSES.index(c) for c in BONUS_CLASSES[:-1]])
 NOT_BONUS = np.array([i for i in range(len(READER_CLASSES)) if i not in set(BONUS_IDX.tolist())])
 LOOK_AT = 0.10    # bonus probability (summed over h1..h8) from which a tile gets the closer look
+UNSURE = 0.5      # ... or from which the reader's best reading is too unsure to rule a bonus tile out
 MAX_LOOKS = 16    # at most this many tiles per picture (a table shows at most 8 bonus tiles)
 
 
 def candidates(probs: np.ndarray, among: list[int] | None = None, limit: int = MAX_LOOKS) -> list[int]:
-    """Rows worth a closer look: some bonus probability, and not read as a back; likeliest first."""
+    """Rows worth a closer look, likeliest bonus tiles first: some bonus probability, or a
+    reading too unsure to rule one out (the reader is least sure of bonus faces it has
+    not seen); never a tile read as a back."""
     rows = range(len(probs)) if among is None else among
     back = len(READER_CLASSES) - 1
     mass = probs[:, BONUS_IDX].sum(1)
-    keep = [i for i in rows if mass[i] >= LOOK_AT and probs[i].argmax() != back]
+    keep = [i for i in rows if (mass[i] >= LOOK_AT or probs[i].max() < UNSURE) and probs[i].argmax() != back]
     return sorted(keep, key=lambda i: -mass[i])[:limit]
 
 

@@ -39,3 +39,9 @@ def test_candidates_are_possible_bonus_tiles_likeliest_first_never_backs():
     assert candidates(np.stack(rows), among=[0, 1, 2]) == [1]
     many = np.stack([_row(h1=0.5 + i / 100) for i in range(MAX_LOOKS + 5)])
     assert len(candidates(many)) == MAX_LOOKS and candidates(many)[0] == MAX_LOOKS + 4
+
+
+def test_an_unsure_reading_gets_the_closer_look_even_without_bonus_probability():
+    unsure = _row(**{"9s": 0.3, "8s": 0.3, "7s": 0.3})
+    sure = _row(**{"9s": 0.97})
+    assert candidates(np.stack([sure, unsure])) == [1]
