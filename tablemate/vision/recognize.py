@@ -129,11 +129,24 @@ def _turns(t: Seen) -> list[Seen]:
     return out
 
 
+def tile_evidence(heat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(how surely a tile is there, its state's index in DET_CLASSES) per cell of the heatmaps.
+
+    Why the sum: a lying tile's evidence is split between "face up" and "face
+    down" when the detector cannot tell (a white dragon's framed face looks
+    like a back), and each half may fall below the threshold. The reader
+    decides up or down later, so a lying tile is there on the two together.
+    """
+    lying = heat[0] + heat[1]
+    m = np.maximum(lying, heat[2])
+    cls = np.where(lying >= heat[2], np.argmax(heat[:2], 0), 2)
+    return m, cls
+
+
 def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
     """Tiles in the top-down square (centre, size, orientation, state), no codes yet."""
     heat, size, orient = run_detector(detector_blob(rectified), models_dir)
-    m = heat.max(0)
-    cls = heat.argmax(0)
+    m, cls = tile_evidence(heat)
     peaks = (m >= cv2.dilate(m, np.ones((3, 3), np.uint8))) & (m > HEAT_THRESHOLD)
     out = []
     gh, gw = m.shape

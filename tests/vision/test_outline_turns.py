@@ -45,3 +45,16 @@ def test_re_reads_try_a_quarter_either_way_and_round_never_a_face_wider_than_tal
     # a near-square outline may be tried both ways round at a quarter turn
     sq = _turns(Seen(50, 50, 40.0, 42.0, 0, "face_up", "back", 0.9))
     assert len(sq) == 5 and len(turns) == 3
+
+
+def test_a_lying_tile_is_there_on_face_up_and_face_down_together():
+    from tablemate.vision.contract import DET_CLASSES
+    from tablemate.vision.recognize import HEAT_THRESHOLD, tile_evidence
+    heat = np.zeros((3, 1, 3), np.float32)
+    heat[:, 0, 0] = (0.25, 0.22, 0.0)   # a framed white dragon: up or down, the detector cannot tell
+    heat[:, 0, 1] = (0.05, 0.1, 0.6)    # a standing tile
+    heat[:, 0, 2] = (0.1, 0.1, 0.0)     # nothing much
+    m, cls = tile_evidence(heat)
+    assert m[0, 0] > HEAT_THRESHOLD and DET_CLASSES[cls[0, 0]] == "face_up"
+    assert m[0, 1] > HEAT_THRESHOLD and DET_CLASSES[cls[0, 1]] == "standing"
+    assert m[0, 2] < HEAT_THRESHOLD
