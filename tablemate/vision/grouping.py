@@ -170,15 +170,20 @@ def _split_melds(tiles: list[Seen]) -> list[tuple[list[Seen], dict]] | None:
     return best[0]
 
 
+DOUBTFUL = 0.75  # a reading below this may be a shadow's, and is set aside if it alone spoils a meld row
+
+
 def _split_melds_but_one(tiles: list[Seen]) -> tuple[list | None, Seen | None]:
     """Melds of all tiles but one doubtful tile, if that alone splits the run: (melds, that tile).
 
-    Why: a shadow in the gap between two melds can be seen as a face-down
-    tile, and a lone back or an unsure reading then spoils two good melds.
-    Only a back or a reading below one half may be set aside, the least sure
-    first, and only when every other tile then makes melds exactly.
+    Why: a shadow in the gap between two melds can be seen as a tile, face
+    down or read as some face, and a lone back or a doubtful reading then
+    spoils two good melds. Only a back or a reading below ``DOUBTFUL`` may be
+    set aside, the least sure first, and only when every other tile then
+    makes melds exactly: a row that cannot be split is all ``unknown``
+    anyway, so setting one tile aside never loses a meld that was found.
     """
-    doubtful = sorted((t for t in tiles if t.code == "back" or t.confidence < 0.5), key=lambda t: t.confidence)
+    doubtful = sorted((t for t in tiles if t.code == "back" or t.confidence < DOUBTFUL), key=lambda t: t.confidence)
     for t in doubtful:
         parts = _split_melds([u for u in tiles if u is not t])
         if parts is not None:

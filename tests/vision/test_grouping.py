@@ -192,7 +192,7 @@ def _stray_between_melds(seed, code, confidence):
     return seen + [stray], stray
 
 
-@pytest.mark.parametrize("code, confidence", [("back", 0.9), ("3m", 0.3)])
+@pytest.mark.parametrize("code, confidence", [("back", 0.9), ("3m", 0.3), ("2s", 0.6)])
 def test_a_doubtful_stray_between_two_melds_spoils_neither(code, confidence):
     for seed in range(3):
         seen, stray = _stray_between_melds(seed, code, confidence)
