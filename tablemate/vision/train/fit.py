@@ -100,6 +100,31 @@ def _augment(xb, rng, torch, colour_swap: float = 0.0):
     return xb.clamp(0, 1)
 
 
+def _crops_tensor(a: np.ndarray, torch):
+    """BGR uint8 crops (N,H,W,3) -> float RGB NCHW in 0..1, as ``contract.reader_blob`` gives onnxruntime."""
+    return torch.from_numpy(a[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+
+
+def _cosine_step(opt, loss, peak_lr: float, t0: float, budget: float) -> None:
+    """One optimiser step, the learning rate cosine-annealed over the time budget (smoke: budget 0)."""
+    frac = min(1.0, (time.time() - t0) / budget) if budget else 1.0
+    for g in opt.param_groups:
+        g["lr"] = peak_lr * 0.5 * (1 + np.cos(np.pi * frac))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+
+
+def _fit_temperature(logits, yv, F) -> float:
+    """The softmax temperature with the least validation NLL, so confidences mean what they say."""
+    best_t, best_nll = 1.0, 1e9
+    for t in np.linspace(0.2, 3.0, 57):
+        nll = float(F.cross_entropy(logits / t, yv))
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    return best_t
+
+
 def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS) -> dict:
     import cv2
     import torch
@@ -123,10 +148,9 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     weights /= weights.sum()
     net = Reader(len(READER_CLASSES))
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    to_t = lambda a: torch.from_numpy(a[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255.0)  # noqa: E731
+    to_t = lambda a: _crops_tensor(a, torch)  # noqa: E731
     t0, step, bs = time.time(), 0, 128
     budget = 0 if smoke else minutes * 60
-    total_est = None
     while True:
         idx = rng.choice(tr, bs, p=weights)
         xs = x[idx]
@@ -144,12 +168,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
         fb = torch.where(rot, 1 - fb, fb)
         face, fl = net(xb)
         loss = F.cross_entropy(face, torch.from_numpy(y[idx]), label_smoothing=0.02) + 0.5 * F.cross_entropy(fl, fb)
-        frac = min(1.0, (time.time() - t0) / budget) if budget else 1.0
-        for g in opt.param_groups:
-            g["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        _cosine_step(opt, loss, 3e-3, t0, budget)
         step += 1
         if step % 200 == 0:
             print(f"step {step} loss {loss.item():.4f} t {time.time() - t0:.0f}s", flush=True)
@@ -167,11 +186,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
         yv = torch.from_numpy(y[val])
         acc = float((logits.argmax(1) == yv).float().mean())
         flip_acc = float((flips.argmax(1) == torch.from_numpy(flip[val])).float().mean())
-        best_t, best_nll = 1.0, 1e9
-        for t in np.linspace(0.2, 3.0, 57):
-            nll = float(F.cross_entropy(logits / t, yv))
-            if nll < best_nll:
-                best_t, best_nll = float(t), nll
+        best_t = _fit_temperature(logits, yv, F)
     print(f"reader validation accuracy {acc:.4f} flip {flip_acc:.4f} temperature {best_t:.2f}", flush=True)
     out = Path(out_dir) / ("reader_smoke.onnx" if smoke else "tile_reader.onnx")
     exp = ReaderExport(net, best_t).eval()
@@ -189,14 +204,6 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
 
 
 # ------------------------------------------------------------------ bonus reader
-
-def _fit_temperature(logits, yv, F) -> float:
-    best_t, best_nll = 1.0, 1e9
-    for t in np.linspace(0.2, 3.0, 57):
-        nll = float(F.cross_entropy(logits / t, yv))
-        if nll < best_nll:
-            best_t, best_nll = float(t), nll
-    return best_t
 
 
 def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS) -> dict:
@@ -224,7 +231,7 @@ def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: P
     print(f"bonus: {len(tr)} train crops, {len(val)} validation", flush=True)
     net = BonusReader(len(BONUS_CLASSES))
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    to_t = lambda a: torch.from_numpy(a[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255.0)  # noqa: E731
+    to_t = lambda a: _crops_tensor(a, torch)  # noqa: E731
     t0, step, bs = time.time(), 0, 96
     budget = 0 if smoke else minutes * 60
     while True:
@@ -236,12 +243,7 @@ def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: P
             xs[j] = cv2.resize(small, (BONUS_W, BONUS_H), interpolation=cv2.INTER_LINEAR)
         xb = _augment(to_t(xs), rng, torch, colour_swap=0.3)
         loss = F.cross_entropy(net(xb), torch.from_numpy(y[idx]), label_smoothing=0.02)
-        frac = min(1.0, (time.time() - t0) / budget) if budget else 1.0
-        for g in opt.param_groups:
-            g["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * frac))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        _cosine_step(opt, loss, 3e-3, t0, budget)
         step += 1
         if step % 200 == 0:
             print(f"step {step} loss {loss.item():.4f} t {time.time() - t0:.0f}s", flush=True)
@@ -351,12 +353,7 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
         l_size = (F.l1_loss(ps, sb, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
         l_or = F.cross_entropy(po, ob, ignore_index=-1) if (ob >= 0).any() else po.sum() * 0
         loss = l_heat + l_size + 0.5 * l_or
-        frac = min(1.0, (time.time() - t0) / budget) if budget else 1.0
-        for g in opt.param_groups:
-            g["lr"] = 2e-3 * 0.5 * (1 + np.cos(np.pi * frac))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        _cosine_step(opt, loss, 2e-3, t0, budget)
         step += 1
         if step % 100 == 0:
             print(f"step {step} heat {l_heat.item():.3f} size {l_size.item():.3f} orient {l_or.item():.3f} "
