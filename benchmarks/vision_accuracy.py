@@ -79,10 +79,10 @@ def real_holdout_accuracy(models_dir=None) -> tuple[float, int, dict]:
             crops.append(crop_tile(padded[-1], quad + [w, h]))
             truth.append(code)
     probs, _ = run_reader(reader_blob(crops), models_dir)
-    for i, pad in enumerate(padded):  # the bonus reader's closer look, as in recognition
+    for i, pad in enumerate(padded):  # the bonus reader's closer look, as in recognition (in place on the row)
         h, w = pad.shape[0] // 3, pad.shape[1] // 3
-        closer_look(probs, pad, np.float32([[[w, h], [2 * w, h], [2 * w, 2 * h], [w, 2 * h]]] * len(probs)),
-                    rows=[i], models_dir=models_dir)
+        closer_look(probs[i:i + 1], pad, np.float32([[[w, h], [2 * w, h], [2 * w, 2 * h], [w, 2 * h]]]),
+                    models_dir=models_dir)
     pred = [READER_CLASSES[k] for k in probs.argmax(1)]
     wrong = Counter(f"{t}->{p}" for t, p in zip(truth, pred) if t != p)
     acc = float(np.mean([t == p for t, p in zip(truth, pred)]))
