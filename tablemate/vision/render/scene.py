@@ -54,12 +54,27 @@ def random_look(rng: np.random.Generator, size_cm: float, family: str = "train")
         light_gain=tuple(float(g) * rng.uniform(0.75, 1.05) for g in gain),
         falloff=float(rng.uniform(0.25, 0.45) if hold else rng.uniform(0.0, 0.3)),
         shadow=float(rng.uniform(0.25, 0.55)),
-        cam_xy=(c + rng.normal(0, 3), c + rng.normal(0, 3)), cam_h=float(rng.uniform(100, 150)))
+        cam_xy=(c + rng.normal(0, 3), c + rng.normal(0, 3)), cam_h=float(rng.uniform(90, 160)))
 
 
-def random_spec(rng: np.random.Generator, layout: dict) -> TableSpec:
-    w = float(rng.uniform(2.0, 2.35))
-    return TableSpec(size=float(rng.uniform(84, 100)), tile_w=w, tile_h=w * float(rng.uniform(1.3, 1.42)),
+#: Tile faces from travel sets to large Hong Kong sets, and the share of the play area's side they take.
+TILE_CM = (1.8, 4.0)
+TILE_SHARE = (0.019, 0.047)
+AREA_CM = (70.0, 110.0)
+
+
+def random_spec(rng: np.random.Generator, layout: dict, *, tile_cm: float | None = None,
+                area_cm: float | None = None) -> TableSpec:
+    """A table's sizes: every tile size players own, on every play area (TABLE.md "Geometry").
+
+    Why the share: what the camera sees is the tile's width as a share of the
+    play area's side; drawn uniformly over 1.9-4.7 % it covers 2 cm travel
+    tiles on a large table and 3.5 cm Hong Kong tiles on a small one alike.
+    ``tile_cm`` and ``area_cm`` fix them (the benchmark's sizes).
+    """
+    size = float(area_cm) if area_cm else float(rng.uniform(*AREA_CM))
+    w = float(tile_cm) if tile_cm else float(np.clip(rng.uniform(*TILE_SHARE) * size, *TILE_CM))
+    return TableSpec(size=size, tile_w=w, tile_h=w * float(rng.uniform(1.3, 1.42)),
                      tile_t=w * float(rng.uniform(0.65, 0.8)), wall_stacks=int(layout.get("wall_stacks", 0)),
                      seats=copy.deepcopy(layout["seats"]))
 
@@ -101,7 +116,8 @@ def _seats_gt(layout: dict) -> dict:
 
 
 def render_topdown(layout: dict, seed: int, *, family: str = "train", ppc: float | None = None,
-                   out_size: int | None = None, degrade: bool = True) -> tuple[np.ndarray, dict, dict]:
+                   out_size: int | None = None, degrade: bool = True, tile_cm: float | None = None,
+                   area_cm: float | None = None) -> tuple[np.ndarray, dict, dict]:
     """The play area seen straight from above (what calibration rectifies to).
 
     Give ``out_size`` (pixels of the square play area) or ``ppc`` (pixels per
@@ -109,7 +125,7 @@ def render_topdown(layout: dict, seed: int, *, family: str = "train", ppc: float
     info with ``size_cm``, ``tile_w_cm`` and ``ppc``).
     """
     rng = np.random.default_rng(seed)
-    spec = random_spec(rng, layout)
+    spec = random_spec(rng, layout, tile_cm=tile_cm, area_cm=area_cm)
     if out_size is not None:
         ppc = out_size / spec.size
     ppc = float(ppc or 10.0)
@@ -161,7 +177,8 @@ def camera_pose(rng: np.random.Generator, image_size: tuple[int, int]) -> np.nda
 
 def render_scene(layout: dict, seed: int, *, family: str = "train",
                  image_size: tuple[int, int] = (4608, 2592), jpeg_quality: int | None = None,
-                 look_seed: int | None = None, markers: bool = False) -> tuple[np.ndarray, dict, dict]:
+                 look_seed: int | None = None, markers: bool = False, tile_cm: float | None = None,
+                 area_cm: float | None = None) -> tuple[np.ndarray, dict, dict]:
     """A camera photo of the table: (BGR image, ground-truth recognition, calibration).
 
     The ground truth has the FORMATS.md recognition shape with corners in
@@ -176,11 +193,12 @@ def render_scene(layout: dict, seed: int, *, family: str = "train",
     Without it everything follows ``seed`` (each photo a new table).
 
     ``markers`` lays the printed corner markers (``vision.markers``) at the
-    play area's corners.
+    play area's corners. ``tile_cm`` and ``area_cm`` fix the tiles' width and
+    the play area's side (else drawn from the whole range players own).
     """
     rng = np.random.default_rng(seed)
     fixed = rng if look_seed is None else np.random.default_rng(look_seed)
-    spec = random_spec(fixed, layout)
+    spec = random_spec(fixed, layout, tile_cm=tile_cm, area_cm=area_cm)
     blocks = place_tiles(spec, rng, plan_seed=look_seed)
     look = random_look(fixed, spec.size, family)
     if markers:

@@ -19,6 +19,7 @@ from tablemate.rules.tiles import Tile
 from tablemate.vision.contract import (BONUS_CLASSES, DET_SIZE, READER_CLASSES, bonus_crop, crop_tile, orient_of)
 from tablemate.vision.render import random_layout, render_topdown
 from tablemate.vision.render.layout import SIDES
+from tablemate.vision.train import photos_real
 
 ALL_CODES = [t.code for t in Tile]
 
@@ -134,6 +135,88 @@ def _box_row(q: np.ndarray, cls: int) -> list[float]:
     return [float(c[0]), float(c[1]), w, h, float(orient_of(q)), float(cls)]
 
 
+_PHOTOS: dict = {}
+
+
+def _train_photos() -> list:
+    if "train" not in _PHOTOS:
+        _PHOTOS["train"] = photos_real.split(photos_real.load())[0]
+    return _PHOTOS["train"]
+
+
+def _photo_orients(photo) -> tuple[np.ndarray, list[int]]:
+    """The photo's pixels and each labelled tile's orientation (by the shipped reader, ``orient_by_label``)."""
+    key = str(photo.image)
+    if key not in _PHOTOS:
+        img = cv2.imread(key)
+        _PHOTOS.clear() if len(_PHOTOS) > 64 else None
+        _PHOTOS[key] = (img, photos_real.orient_by_label(img, photo.tiles))
+    return _PHOTOS[key]
+
+
+def _photo_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Reader crops of one real training photo's labelled tiles, at a random camera resolution.
+
+    Why shrink: the photos' tiles are 30-80 pixels wide, the still's working
+    image shows them 20-45 pixels wide; a crop cut from a smaller copy
+    carries the blur the reader meets at the table.
+    """
+    photos = _train_photos()
+    photo = photos[index % len(photos)]
+    rng = np.random.default_rng(index + 7_000_000)
+    img, orients = _photo_orients(photo)
+    f = float(np.clip(rng.uniform(20, 60) / photo.tile_width(), 0.25, 1.0))
+    small = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 0.98 else img
+    xs, ys, fl = [], [], []
+    for t, o in zip(photo.tiles, orients):
+        q = jitter_quad(photos_real.box_quad(t.box, o) * f, rng)
+        flip = rng.random() < 0.5
+        if flip:
+            q = q[[2, 3, 0, 1]]
+        xs.append(crop_tile(small, q))
+        ys.append(READER_CLASSES.index(t.code))
+        fl.append(int(flip))
+    return np.stack(xs), np.array(ys, np.int16), np.array(fl, np.int8)
+
+
+def _photo_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A rendered table with a real photo laid over part of it, tiles 1.9-5 % of the side.
+
+    Returns (image, boxes, ignore rectangle x0, y0, x1, y1): inside the
+    photo only its labelled tiles teach the detector (an unlabelled tile
+    there is not background).
+    """
+    rng = np.random.default_rng(seed)
+    layout = random_layout(rng, "scoring" if rng.random() < 0.6 else "play")
+    img, gt, info = render_topdown(layout, seed, family="train", out_size=DET_SIZE)
+    scale = DET_SIZE / (info["size_cm"] * info["ppc"])
+    photos = _train_photos()
+    photo = photos[int(rng.integers(len(photos)))]
+    src, orients = _photo_orients(photo)
+    s = float(rng.uniform(0.019, 0.05)) * DET_SIZE / photo.tile_width()
+    s = min(s, 0.9 * DET_SIZE / max(src.shape[:2]))
+    pw, ph = max(1, int(src.shape[1] * s)), max(1, int(src.shape[0] * s))
+    pic = cv2.resize(src, (pw, ph), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    px, py = int(rng.integers(0, DET_SIZE - pw + 1)), int(rng.integers(0, DET_SIZE - ph + 1))
+    img = img.copy()
+    img[py:py + ph, px:px + pw] = pic
+    rows = []
+    for t in gt["tiles"]:
+        q = np.array(t["corners"]) * scale
+        cx, cy = q.mean(0)
+        if not (px <= cx < px + pw and py <= cy < py + ph):
+            rows.append(_box_row(q, 0 if t["face_up"] else 1))
+    for st in info["standing"]:
+        q = np.array(st["corners"]) * scale
+        cx, cy = q.mean(0)
+        if not (px <= cx < px + pw and py <= cy < py + ph):
+            rows.append(_box_row(q, 2))
+    for t, o in zip(photo.tiles, orients):
+        q = photos_real.box_quad(t.box, o) * [pw / src.shape[1], ph / src.shape[0]] + [px, py]
+        rows.append(_box_row(q, 1 if t.code == "back" else 0))
+    return img, np.array(rows, np.float32), np.array([px, py, px + pw, py + ph], np.float32)
+
+
 def _init():
     cv2.setNumThreads(1)
 
@@ -158,6 +241,10 @@ def main(argv=None) -> None:
     ap.add_argument("--reader-scenes", type=int, default=500)
     ap.add_argument("--detector-scenes", type=int, default=600)
     ap.add_argument("--bonus-scenes", type=int, default=0)
+    ap.add_argument("--photo-copies", type=int, default=0,
+                    help="reader: crops of each real training photo (photos-real), this many passes")
+    ap.add_argument("--photo-scenes", type=int, default=0,
+                    help="detector: rendered tables with a real training photo laid on them")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1000)
     a = ap.parse_args(argv)
@@ -168,6 +255,11 @@ def main(argv=None) -> None:
     with (mp.Pool(a.workers, initializer=_init) if a.workers > 1 else _InProcess()) as pool:
         if a.reader_scenes:
             res = pool.map(_reader_scene, range(a.seed, a.seed + a.reader_scenes), chunksize=4)
+            if a.photo_copies:
+                n = len(_train_photos()) * a.photo_copies
+                real = pool.map(_photo_crops, range(n), chunksize=8)
+                print("photo crops", sum(len(r[1]) for r in real), "from", len(_train_photos()), "images", flush=True)
+                res = res + real
             np.savez(out / "reader.npz", x=np.concatenate([r[0] for r in res]),
                      y=np.concatenate([r[1] for r in res]), flip=np.concatenate([r[2] for r in res]))
             print("reader crops", sum(len(r[1]) for r in res), flush=True)
@@ -177,12 +269,18 @@ def main(argv=None) -> None:
             print("bonus crops", sum(len(r[1]) for r in res), flush=True)
         if a.detector_scenes:
             seeds = range(a.seed + 100000, a.seed + 100000 + a.detector_scenes)
-            res = pool.map(_detector_scene, seeds, chunksize=4)
+            res = [(*r, np.full(4, -1, np.float32)) for r in pool.map(_detector_scene, seeds, chunksize=4)]
+            if a.photo_scenes:
+                seeds = range(a.seed + 200000, a.seed + 200000 + a.photo_scenes)
+                res += pool.map(_photo_detector_scene, seeds, chunksize=4)
+            order = np.random.default_rng(a.seed).permutation(len(res))  # validation takes the first images
+            res = [res[i] for i in order]
             imgs = np.stack([r[0] for r in res])
             boxes = [r[1] for r in res]
             np.save(out / "det_images.npy", imgs)
-            np.save(out / "det_boxes.npy", np.array(boxes, dtype=object), allow_pickle=True)
-            print("detector images", len(imgs), flush=True)
+            np.save(out / "det_boxes.npy", np.array(boxes + [None], dtype=object)[:-1], allow_pickle=True)
+            np.save(out / "det_ignore.npy", np.stack([r[2] for r in res]))
+            print("detector images", len(imgs), "of which with a real photo", a.photo_scenes, flush=True)
 
 
 if __name__ == "__main__":

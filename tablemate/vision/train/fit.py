@@ -303,10 +303,32 @@ def _targets(boxes: np.ndarray, out: int, ox: float, oy: float, k: int, crop: in
     return heat, size, orient
 
 
-def _focal(pred, gt, torch):
+ZOOM = (0.7, 1.6)  # detector crops are seen this much smaller or larger
+
+
+def _known(rect: np.ndarray, ox: float, oy: float, z: float, k: int, out: int, heat: np.ndarray) -> np.ndarray:
+    """Where the heat loss may count a cell as background: everywhere but an unlabelled photo's inside.
+
+    Inside a real photo only its labelled tiles (their heat's footprint) are
+    known; other tiles there carry no label and must not be taught as mat.
+    """
+    w = np.ones((out, out), np.float32)
+    if rect[0] < 0:
+        return w
+    x0, y0, x1, y1 = ((rect - [ox, oy, ox, oy]) * z / DET_STRIDE).tolist()
+    inside = np.zeros((out, out), bool)
+    inside[max(0, int(np.floor(y0))):max(0, int(np.ceil(y1))), max(0, int(np.floor(x0))):max(0, int(np.ceil(x1)))] = True
+    inside = np.rot90(inside, k)
+    return np.where(inside & (heat.max(0) < 0.05), 0.0, 1.0).astype(np.float32)
+
+
+def _focal(pred, gt, torch, weight=None):
+    """CenterNet's focal loss; ``weight`` (N,1,H,W) 0 where nothing is known (an unlabelled part of a photo)."""
     p = pred.clamp(1e-4, 1 - 1e-4)
     pos = gt.eq(1).float()
     neg = 1 - pos
+    if weight is not None:
+        neg = neg * weight
     pos_loss = torch.log(p) * (1 - p) ** 2 * pos
     neg_loss = torch.log(1 - p) * p ** 2 * (1 - gt) ** 4 * neg
     n = pos.sum().clamp(min=1)
@@ -323,6 +345,8 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     rng = np.random.default_rng(seed)
     imgs = np.load(data / "det_images.npy", mmap_mode="r")
     boxes = np.load(data / "det_boxes.npy", allow_pickle=True)
+    ign_path = data / "det_ignore.npy"
+    ignore = np.load(ign_path) if ign_path.is_file() else np.full((len(imgs), 4), -1, np.float32)
     n_val = max(1, len(imgs) // 15)
     tr = np.arange(n_val, len(imgs))
     print(f"detector: {len(tr)} train images, {n_val} validation", flush=True)
@@ -333,23 +357,34 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     t0, step = time.time(), 0
     budget = 0 if smoke else minutes * 60
     while True:
-        xb, hb, sb, ob = [], [], [], []
+        xb, hb, sb, ob, wb = [], [], [], [], []
         for i in rng.choice(tr, bs):
-            ox, oy = rng.integers(0, DET_SIZE - crop + 1, 2)
+            # Zoom: tiles seen larger or smaller than drawn, so every size players own is met.
+            z = float(np.exp(rng.uniform(np.log(ZOOM[0]), np.log(ZOOM[1])))) if rng.random() < 0.6 else 1.0
+            src = min(DET_SIZE, int(round(crop / z)))
+            z = crop / src
+            ox, oy = rng.integers(0, DET_SIZE - src + 1, 2)
             k = int(rng.integers(0, 4))
-            im = np.rot90(imgs[i][oy:oy + crop, ox:ox + crop], k)
+            im = np.ascontiguousarray(imgs[i][oy:oy + src, ox:ox + src])
+            if src != crop:
+                im = cv2.resize(im, (crop, crop), interpolation=cv2.INTER_AREA if z < 1 else cv2.INTER_LINEAR)
+            im = np.rot90(im, k)
+            bx = np.array(boxes[i], np.float32).reshape(-1, 6).copy()
+            bx[:, :2] = (bx[:, :2] - [ox, oy]) * z
+            bx[:, 2:4] *= z
             if rng.random() < lowres:  # a low-resolution camera (video modes): lose detail, keep geometry
                 f = float(rng.uniform(1.5, 3.5))
                 small = cv2.resize(np.ascontiguousarray(im), None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
                 im = cv2.resize(small, (crop, crop), interpolation=cv2.INTER_LINEAR)
-            h, s, o = _targets(boxes[i], out, ox, oy, k, crop)
+            h, s, o = _targets(bx, out, 0, 0, k, crop)
+            wb.append(_known(ignore[i], ox, oy, z, k, out, h))
             xb.append(im[..., ::-1].astype(np.float32).transpose(2, 0, 1) / 255.0)
             hb.append(h), sb.append(s), ob.append(o)
         xb = _augment(torch.from_numpy(np.stack(xb)), rng, torch, colour_swap=0.3)
-        hb, sb, ob = (torch.from_numpy(np.stack(a)) for a in (hb, sb, ob))
+        hb, sb, ob, wt = (torch.from_numpy(np.stack(a)) for a in (hb, sb, ob, wb))
         ph, ps, po = net(xb)
         mask = (ob >= 0).float().unsqueeze(1)
-        l_heat = _focal(torch.sigmoid(ph), hb, torch)
+        l_heat = _focal(torch.sigmoid(ph), hb, torch, wt.unsqueeze(1))
         l_size = (F.l1_loss(ps, sb, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
         l_or = F.cross_entropy(po, ob, ignore_index=-1) if (ob >= 0).any() else po.sum() * 0
         loss = l_heat + l_size + 0.5 * l_or

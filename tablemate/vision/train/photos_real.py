@@ -1,0 +1,175 @@
+"""Real phone photos of real tile sets (photos-real, CC BY 4.0) for training and the benchmark.
+
+Why this module: the renderer's tiles share the renderer's assumptions, and a
+model trained only on them reads real sets badly. The photos bring real
+bodies, inks, light and lenses. Three things make them usable:
+
+- **An honest split.** The data set holds up to three versions of each photo;
+  a split by image would put one version in training and its twin in the
+  held-out part. ``split`` goes by ``source_photo``, by a hash of its name,
+  so the held-out part is stable whatever else is added.
+- **Orientation.** Boxes are axis-aligned and say nothing of which way a
+  tile's face points. ``orient_by_label`` settles it for each tile: the
+  labelled face read upright, upside down and turned either way, by an
+  existing reader; the turn that reads most like its label wins. Only the
+  face's own reading picks among four; the label itself is never changed.
+- **Laying a photo on a mat** (``photo_on_mat``): the product sees a play
+  area from above with tiles a given share of its side. A photo scaled so its
+  median tile has that width and placed on a mat gives a table photo with a
+  known calibration, at any tile size, from real pixels.
+
+Labels are incomplete (README of the data set): an unlabelled tile is not
+background, so a detector learns nothing negative inside a photo.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tablemate.vision.contract import READER_CLASSES, crop_tile
+
+#: Where the training commands expect the data set (docs/training.md), unless TABLEMATE_PHOTOS_REAL says otherwise.
+DEFAULT_ROOT = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "photos-real"
+HOLDOUT_SHARE = 0.2
+CREDIT = "Chinese Mahjong Detection v4 (riichimahjongdetection, Roboflow Universe), CC BY 4.0"
+
+
+@dataclass(frozen=True)
+class PhotoTile:
+    code: str
+    box: tuple[float, float, float, float]   # x0, y0, x1, y1 in the image's pixels
+
+
+@dataclass(frozen=True)
+class Photo:
+    image: Path
+    source_photo: str
+    tiles: tuple[PhotoTile, ...]
+
+    def tile_width(self) -> float:
+        """The median labelled tile's width (its short side), pixels."""
+        return float(np.median([min(t.box[2] - t.box[0], t.box[3] - t.box[1]) for t in self.tiles]))
+
+
+def root() -> Path:
+    return Path(os.environ.get("TABLEMATE_PHOTOS_REAL", DEFAULT_ROOT))
+
+
+def load(folder: Path | None = None) -> list[Photo]:
+    """Every labelled image of the data set (empty if it is not there)."""
+    folder = Path(folder or root())
+    labels = folder / "labels.jsonl"
+    if not labels.is_file():
+        return []
+    out = []
+    for line in labels.read_text().splitlines():
+        if not line.strip():
+            continue
+        e = json.loads(line)
+        tiles = tuple(PhotoTile(t["code"], tuple(float(v) for v in t["box"])) for t in e["tiles"]
+                      if t["code"] in READER_CLASSES)
+        if tiles:
+            out.append(Photo(folder / e["image"], e["source_photo"], tiles))
+    return out
+
+
+def is_held_out(source_photo: str, share: float = HOLDOUT_SHARE) -> bool:
+    h = int.from_bytes(hashlib.sha1(source_photo.encode()).digest()[:4], "big")
+    return h / 2 ** 32 < share
+
+
+def split(photos: list[Photo], share: float = HOLDOUT_SHARE) -> tuple[list[Photo], list[Photo]]:
+    """(training, held-out), whole source photos on one side."""
+    train = [p for p in photos if not is_held_out(p.source_photo, share)]
+    hold = [p for p in photos if is_held_out(p.source_photo, share)]
+    return train, hold
+
+
+def box_quad(box, orient: int) -> np.ndarray:
+    """The outline (TL, TR, BR, BL as read) of an axis-aligned box whose face's top points ``orient``.
+
+    ``orient`` follows ``contract.ORIENT_VECTORS``: 0 up, 1 right, 2 down, 3 left.
+    """
+    x0, y0, x1, y1 = box
+    tl, tr, br, bl = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    return np.array([[tl, tr, br, bl], [tr, br, bl, tl], [br, bl, tl, tr], [bl, tl, tr, br]][orient])
+
+
+def candidate_turns(box) -> tuple[int, int]:
+    """The two orientations a box's shape allows: a tile is taller than wide across its 'up'."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    return (0, 2) if w <= h else (1, 3)
+
+
+def orient_by_label(image: np.ndarray, tiles: tuple[PhotoTile, ...], models_dir=None) -> list[int]:
+    """Each tile's orientation: of the two its box allows, the one the reader finds likelier to be its label."""
+    from tablemate.vision.contract import reader_blob
+    from tablemate.vision.models import run_reader
+    if not tiles:
+        return []
+    crops, owners = [], []
+    for i, t in enumerate(tiles):
+        for o in candidate_turns(t.box):
+            crops.append(crop_tile(image, box_quad(t.box, o)))
+            owners.append((i, o))
+    probs, _ = run_reader(reader_blob(crops), models_dir)
+    best: dict[int, tuple[float, int]] = {}
+    for (i, o), p in zip(owners, probs):
+        score = float(p[READER_CLASSES.index(tiles[i].code)])
+        if i not in best or score > best[i][0]:
+            best[i] = (score, o)
+    return [best[i][1] for i in range(len(tiles))]
+
+
+def mat_image(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A plain mat of a random colour with a little felt grain (BGR uint8)."""
+    colour = rng.uniform(20, 200, 3)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = colour
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.2) * rng.uniform(3, 10)
+    return np.clip(img + grain[..., None], 0, 255).astype(np.uint8)
+
+
+def photo_on_mat(photo: Photo, tile_share: float, rng: np.random.Generator, *, area_px: int = 2200,
+                 image_size: tuple[int, int] = (4608, 2592), image: np.ndarray | None = None,
+                 ) -> tuple[np.ndarray, dict, list[tuple[str, tuple[float, float, float, float]]]]:
+    """A table photo: the photo laid on a mat so its median tile is ``tile_share`` of the play area's side.
+
+    Returns (BGR image of ``image_size``, its calibration in the TABLE.md shape,
+    the labelled tiles as (code, box) in the new image's pixels). The play
+    area is an axis-aligned square of ``area_px`` in the picture's middle;
+    the photo lies inside its central part (tiles never reach the corners,
+    where the markers go).
+    """
+    img = cv2.imread(str(photo.image)) if image is None else image
+    if img is None:
+        raise FileNotFoundError(photo.image)
+    w, h = image_size
+    canvas = mat_image(rng, h, w)
+    ax0, ay0 = (w - area_px) // 2, (h - area_px) // 2
+    rim = rng.uniform(10, 120, 3)
+    canvas[:ay0], canvas[ay0 + area_px:] = rim, rim
+    canvas[:, :ax0], canvas[:, ax0 + area_px:] = rim, rim
+    s = tile_share * area_px / photo.tile_width()
+    inner = 0.8 * area_px  # keep clear of the corner squares
+    s = min(s, inner / img.shape[1], inner / img.shape[0]) if (img.shape[1] * s > inner or img.shape[0] * s > inner) \
+        else s
+    pw, ph = max(1, int(round(img.shape[1] * s))), max(1, int(round(img.shape[0] * s)))
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC
+    scaled = cv2.resize(img, (pw, ph), interpolation=interp)
+    free_x, free_y = area_px - pw, area_px - ph
+    px = ax0 + int(free_x / 2 + rng.uniform(-0.3, 0.3) * free_x * 0.5)
+    py = ay0 + int(free_y / 2 + rng.uniform(-0.3, 0.3) * free_y * 0.5)
+    canvas[py:py + ph, px:px + pw] = scaled
+    sx, sy = pw / img.shape[1], ph / img.shape[0]
+    tiles = [(t.code, (px + t.box[0] * sx, py + t.box[1] * sy, px + t.box[2] * sx, py + t.box[3] * sy))
+             for t in photo.tiles]
+    cal = {"image_size": [w, h], "corners": [[ax0, ay0 + area_px], [ax0 + area_px, ay0 + area_px],
+                                             [ax0 + area_px, ay0], [ax0, ay0]]}
+    return canvas, cal, tiles
