@@ -13,15 +13,36 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="where the session (cached), display PNGs, ledger and report go (default out/demo)")
     p.add_argument("--language", choices=("en", "de"), default="en")
     p.add_argument("--seed", type=int, default=5, help="which session to render (default 5)")
+    p.add_argument("--hands", type=_positive, default=None, metavar="N",
+                   help="play only the first N hands of the session (default: all four)")
+    p.add_argument("--tile-cm", type=_tile_cm, default=None, metavar="CM",
+                   help="the tiles' width in cm, 1.8 to 4.0 (default: the seed picks a table and tile size)")
     p.add_argument("--truth", action="store_true",
                    help="simulate perfect vision with the renderer's ground truth (to see turns and scoring "
                         "without trained models); the output says so")
     p.set_defaults(func=run)
 
 
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of hands, 1 or more, got {text!r}")
+    return int(text)
+
+
+def _tile_cm(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = -1.0
+    if not 1.8 <= v <= 4.0:
+        raise argparse.ArgumentTypeError(f"expected a tile width in cm from 1.8 to 4.0, got {text!r}")
+    return v
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s")
     from .demo import run_demo
 
-    run_demo(Path(args.out), seed=args.seed, language=args.language, truth=args.truth)
+    run_demo(Path(args.out), seed=args.seed, language=args.language, truth=args.truth, hands=args.hands,
+             tile_cm=args.tile_cm)
     return 0

@@ -54,13 +54,19 @@ def same_result(pending: dict | None, truth: dict) -> bool:
 
 
 def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304, 1296), still_size=(2304, 1296),
-             truth: bool = False, echo: Callable[[str], None] = print) -> dict:
-    """Play the session; ``truth`` replaces vision by the renderer's ground truth (said in the output)."""
+             truth: bool = False, hands: int | None = None, tile_cm: float | None = None,
+             echo: Callable[[str], None] = print) -> dict:
+    """Play the session; ``truth`` replaces vision by the renderer's ground truth (said in the output).
+
+    ``hands`` plays only the first that many hands of the session; ``tile_cm``
+    sets the tiles' width (else the seed picks it).
+    """
     from .session import DEMO_PLAYERS, render_session
 
     out = Path(out)
     t0 = time.monotonic()
-    session = render_session(out / "session", seed=seed, frame_size=frame_size, still_size=still_size)
+    session = render_session(out / "session", seed=seed, frame_size=frame_size, still_size=still_size,
+                             hands=hands, tile_cm=tile_cm)
     echo(f"[demo] session: {len(session['files'])} camera images "
          f"({'cached' if session['cached'] else 'rendered'} in {time.monotonic() - t0:.1f} s) in {out / 'session'}")
     shots = out / "display"
@@ -167,7 +173,7 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
                     press("next")
         match = ledger.current()
         st = match.state
-        echo("\n[demo] standings after {} hands:".format(st.hands_played))
+        echo("\n[demo] standings after {} hand{}:".format(st.hands_played, "" if st.hands_played == 1 else "s"))
         for p in sorted(range(4), key=lambda p: -st.standings[p]):
             echo(f"  {st.players[p]:<6} {st.standings[p]:+5d}")
         echo("[demo] how each hand was recorded:")

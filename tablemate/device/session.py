@@ -32,7 +32,7 @@ from ..rules.notation import parse_hand
 from ..rules.tiles import Tile
 from .photo_hand import SIDES, seat_wind_of
 
-SESSION_VERSION = 3  # 3: one camera, table and tile set for the whole session
+SESSION_VERSION = 4  # 3: one camera, table and tile set for the whole session
 ALL_CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
 
 
@@ -130,8 +130,11 @@ def _hand_tiles(notation: str) -> tuple[list[str], str]:
     return list(h["concealed"]), h["winning_tile"]
 
 
-def demo_script(seed: int = 5, turns: int = 7) -> tuple[list[dict], list[dict]]:
+def demo_script(seed: int = 5, turns: int = 7, hands: int | None = None) -> tuple[list[dict], list[dict]]:
     """The demo's timeline and one layout per camera image, in the order the service takes them.
+
+    ``hands`` plays only the first that many of ``DEMO_HANDS`` (a quick look,
+    or the install check's first hand); the hands played are the same either way.
 
     Timeline entries: ``{"do": "frame", "turn": side}`` (the service looks at
     one frame; ``turn`` is the truth), ``{"do": "press", "button": name}``,
@@ -142,7 +145,7 @@ def demo_script(seed: int = 5, turns: int = 7) -> tuple[list[dict], list[dict]]:
     rng = random.Random(seed)
     timeline: list[dict] = []
     images: list[dict] = []
-    for k, spec in enumerate(DEMO_HANDS):
+    for k, spec in enumerate(DEMO_HANDS[:hands]):
         east = SIDES[k % 4]  # MCR: East moves one seat every hand (draws too)
         winner = spec["winner"]
         reserved = _hand_tiles(spec["hand"])[0] + [_hand_tiles(spec["hand"])[1]] if winner else []
@@ -187,12 +190,22 @@ def demo_script(seed: int = 5, turns: int = 7) -> tuple[list[dict], list[dict]]:
     return timeline, images
 
 
-def render_session(folder: Path, seed: int = 5, frame_size=(2304, 1296), still_size=(2304, 1296)) -> dict:
-    """Render (or re-use) the demo session in ``folder``; returns session.json's content."""
+def render_session(folder: Path, seed: int = 5, frame_size=(2304, 1296), still_size=(2304, 1296),
+                   hands: int | None = None, tile_cm: float | None = None) -> dict:
+    """Render (or re-use) the demo session in ``folder``; returns session.json's content.
+
+    ``hands``: only the first that many demo hands (see ``demo_script``).
+    ``tile_cm``: the tiles' width; without it the seed picks the table and
+    tile size from the whole range players own (1.8-4.0 cm tiles).
+    """
     from ..vision.render import render_scene  # numpy + OpenCV only
 
     folder = Path(folder)
     key = {"version": SESSION_VERSION, "seed": seed, "frame_size": list(frame_size), "still_size": list(still_size)}
+    if hands is not None:
+        key["hands"] = hands
+    if tile_cm is not None:
+        key["tile_cm"] = tile_cm
     meta = folder / "session.json"
     if meta.exists():
         try:
@@ -202,7 +215,7 @@ def render_session(folder: Path, seed: int = 5, frame_size=(2304, 1296), still_s
                 return saved
         except (ValueError, KeyError):
             pass
-    timeline, layouts = demo_script(seed)
+    timeline, layouts = demo_script(seed, hands=hands)
     frames = folder / "frames"
     frames.mkdir(parents=True, exist_ok=True)
     for old in frames.glob("*.png"):
@@ -215,7 +228,7 @@ def render_session(folder: Path, seed: int = 5, frame_size=(2304, 1296), still_s
     for i, layout in enumerate(layouts):
         size = still_size if i in stills else frame_size
         image, truth, calibration = render_scene(layout, seed * 1000 + i, family="train", image_size=tuple(size),
-                                                 look_seed=seed)
+                                                 look_seed=seed, tile_cm=tile_cm)
         name = f"{i:04d}.png"
         cv2.imwrite(str(frames / name), image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
         files.append(name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,19 @@ import numpy as np
 from .contract import BONUS_CLASSES, DET_CLASSES, READER_CLASSES
 from .errors import VisionError
 
-MODELS_DIR = Path(os.environ.get("TABLEMATE_MODELS", Path(__file__).resolve().parents[2] / "models"))
+
+def _installed_models() -> Path:
+    """Where the models are: inside the installed package, else the source checkout.
+
+    Why both: a wheel carries the repository's top-level ``models/`` as
+    ``tablemate/_models`` (pyproject.toml); an editable install runs from the
+    checkout, where they stay in ``models/`` beside the package.
+    """
+    packaged = Path(str(resources.files("tablemate") / "_models"))
+    return packaged if packaged.is_dir() else Path(__file__).resolve().parents[2] / "models"
+
+
+MODELS_DIR = Path(os.environ.get("TABLEMATE_MODELS") or _installed_models())
 DETECTOR = "tile_detector.onnx"
 READER = "tile_reader.onnx"
 BONUS = "tile_bonus.onnx"
