@@ -38,7 +38,7 @@ from ..rules.match import (
     record_hand,
 )
 from ..rules.rulesets import RULES_VERSION
-from ..rules.settlement import Payment, Settlement, settle
+from ..rules.settlement import Payment, Settlement, effective_options, options_difference, settle
 from ..rules.table import Table
 
 log = logging.getLogger(__name__)
@@ -397,8 +397,14 @@ def _table_for(state: MatchState, data: Mapping) -> Table:
     options = data.get("options")
     if options is None:
         data["options"] = dict(state.options)
-    elif dict(options) != dict(state.options):
-        raise MatchError("the table's options differ from the match's; leave them out to use the match's")
+    else:
+        differ = options_difference(state.rules, state.options, options)
+        if differ:
+            ours, theirs = effective_options(state.rules, state.options), effective_options(state.rules, options)
+            detail = ", ".join(f"{k}: {json.dumps(theirs.get(k))} (match: {json.dumps(ours.get(k))})" for k in differ)
+            raise MatchError(f"the table's options differ from the match's in {detail}; "
+                             "leave them out to use the match's")
+        data["options"] = dict(state.options)  # the same game: score it exactly as the match says
     return Table.from_json(data)
 
 

@@ -164,7 +164,35 @@ def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
             w, h, o = upright_outline(w, h, orient[:, y, x])
         out.append(Seen((x + dx) * DET_STRIDE, (y + dy) * DET_STRIDE, max(w, 2.0), max(h, 2.0), o,
                         DET_CLASSES[int(cls[y, x])], "back", float(m[y, x])))
-    return out
+    return one_outline_per_tile(out)
+
+
+SAME_TILE = 0.5  # two peaks closer than this share of a tile's width lie on one tile
+
+
+def one_outline_per_tile(tiles: list[Seen]) -> list[Seen]:
+    """The surest outline of each tile, its weaker echoes dropped.
+
+    Why: the heatmap's local maxima are taken over 3x3 cells, which is a
+    tile's width only for small tiles. A large tile (4 cm on a small table)
+    spans seven cells and may raise two maxima; two neighbouring tiles'
+    centres are never closer than a tile's width, so a peak within half of
+    the smaller width of a surer one is the same tile.
+    """
+    if len(tiles) < 2:
+        return tiles
+    order = sorted(range(len(tiles)), key=lambda i: -tiles[i].confidence)
+    xy = np.float64([[t.cx, t.cy] for t in tiles])
+    short = np.float64([min(t.w, t.h) for t in tiles])
+    kept: list[int] = []
+    for i in order:
+        if kept:
+            k = np.array(kept)
+            d = np.hypot(*(xy[k] - xy[i]).T)
+            if np.any(d < SAME_TILE * np.minimum(short[k], short[i])):
+                continue
+        kept.append(i)
+    return [tiles[i] for i in sorted(kept)]
 
 
 UNSURE = 0.5  # a reading below this is tried again turned a quarter
