@@ -71,6 +71,8 @@ def main() -> None:
     ap.add_argument("--size", default="2304x1296")
     ap.add_argument("--family", default="holdout", choices=("train", "holdout"))
     ap.add_argument("--markers", action="store_true", help="printed corner markers on the table")
+    ap.add_argument("--tile-cm", type=float, default=None,
+                    help="the tiles' width in cm (default: each table draws its own from 1.8-4.0 cm)")
     ap.add_argument("--cover", type=float, default=0.0,
                     help="with --markers: share of frames with one marker covered (an arm over it)")
     args = ap.parse_args()
@@ -86,7 +88,8 @@ def main() -> None:
         arm = random.Random(2000 + seq)  # which frames have a marker covered, and which one
         for i, step in enumerate(steps):
             image, gt, cal = render.render_scene(step.layout, seq * 1000 + i, family=args.family, image_size=size,
-                                                 look_seed=LOOK_SEED + seq, markers=args.markers)
+                                                 look_seed=LOOK_SEED + seq, markers=args.markers,
+                                                 tile_cm=args.tile_cm)
             if args.markers and arm.random() < args.cover:
                 image = cover_marker(image, cal["corners"], arm.randrange(4))
             ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])  # what a video frame went through
@@ -105,7 +108,8 @@ def main() -> None:
                 print(f"  sequence {seq} frame {i} ({step.event}): turn {vision.turn}, truth {step.turn}; "
                       f"discards seen {seen}, on the table {want}")
     seconds.sort()
-    print(f"{frames} frames at {size[0]}x{size[1]} ({args.family} looks, {args.sequences} tables, "
+    tiles = f"{args.tile_cm} cm tiles" if args.tile_cm else "tiles of 1.8-4.0 cm"
+    print(f"{frames} frames at {size[0]}x{size[1]} ({args.family} looks, {tiles}, {args.sequences} tables, "
           f"{'calibrated by the corner markers' if args.markers else 'mat found automatically'}"
           f"{f', one covered in {100 * args.cover:.0f}% of frames' if args.markers and args.cover else ''})")
     print(f"turn right through vision:       {right}/{frames} = {100 * right / frames:.1f}%")
