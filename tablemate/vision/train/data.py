@@ -179,6 +179,29 @@ def _photo_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.stack(xs), np.array(ys, np.int16), np.array(fl, np.int8)
 
 
+def _photo_bonus_crops(index: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bonus-reader crops of one real training photo: its flowers and seasons, and a few other tiles as ``other``."""
+    photos = _train_photos()
+    photo = photos[index % len(photos)]
+    rng = np.random.default_rng(index + 9_000_000)
+    img, orients = _photo_orients(photo)
+    xs, ys = [], []
+    others = 0
+    for t, o in zip(photo.tiles, orients):
+        code = t.code
+        if not code.startswith("h"):
+            others += 1
+            if code == "back" or others > 4:
+                continue
+            code = "other"
+        xs.append(bonus_crop(img, jitter_quad(photos_real.box_quad(t.box, o), rng)))
+        ys.append(BONUS_CLASSES.index(code))
+    if not xs:
+        return np.zeros((0, *bonus_crop(img, photos_real.box_quad(photo.tiles[0].box, 0)).shape), np.uint8), \
+            np.zeros(0, np.int16)
+    return np.stack(xs), np.array(ys, np.int16)
+
+
 def _photo_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A rendered table with a real photo laid over part of it, tiles 1.9-5 % of the side.
 
@@ -265,6 +288,10 @@ def main(argv=None) -> None:
             print("reader crops", sum(len(r[1]) for r in res), flush=True)
         if a.bonus_scenes:
             res = pool.map(_bonus_scene, range(a.seed + 150000, a.seed + 150000 + a.bonus_scenes), chunksize=4)
+            if a.photo_copies:
+                real = pool.map(_photo_bonus_crops, range(len(_train_photos()) * a.photo_copies), chunksize=8)
+                print("photo bonus crops", sum(len(r[1]) for r in real), flush=True)
+                res = res + real
             np.savez(out / "bonus.npz", x=np.concatenate([r[0] for r in res]), y=np.concatenate([r[1] for r in res]))
             print("bonus crops", sum(len(r[1]) for r in res), flush=True)
         if a.detector_scenes:
