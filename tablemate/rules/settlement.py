@@ -18,7 +18,7 @@ from typing import Callable, Mapping
 
 from .errors import NotationError, NotWinningError, TablemateError
 from .hand import Hand
-from .rulesets import score_hand
+from .rulesets import check_rules, score_hand
 from .score import Score
 from .table import SEAT_NAMES, Table
 
@@ -104,6 +104,32 @@ def split_options(options: Mapping | None) -> tuple[dict, dict]:
         else:
             scoring[key] = value
     return scoring, settle
+
+
+def effective_options(rules: str, options: Mapping | None) -> dict:
+    """Every option of a rule set with the defaults filled in, as plain JSON values.
+
+    Why: a table that writes the defaults out (``{"limit": 500, ...}``) plays
+    the same game as one that leaves them out; comparing these, not the raw
+    dicts, tells a real difference from a different way of writing it.
+    Raises NotationError for an unknown option or a bad value.
+    """
+    scoring, settle = split_options(options)
+    if check_rules(rules) == "mcr":
+        from .mcr import McrOptions
+
+        full = McrOptions.from_dict(scoring).to_dict()
+    else:
+        from .classical import options_for
+
+        full = options_for(rules, scoring).to_dict()
+    return {**full, **settle}
+
+
+def options_difference(rules: str, ours: Mapping | None, theirs: Mapping | None) -> list[str]:
+    """The option names whose effective values differ, sorted."""
+    a, b = effective_options(rules, ours), effective_options(rules, theirs)
+    return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
 
 
 # -- payments from plain values --------------------------------------------------

@@ -144,3 +144,18 @@ def test_seat_changes_are_announced(tm):
     assert "change seats" in out and "Anna moves from bottom to right" in out
     m = show(tm)
     assert m["prevailing_wind"] == "S" and m["dealer"] == "Ben"
+
+
+def test_table_options_with_the_defaults_written_out_are_the_matchs(tm):
+    """Issue 11: the same options, defaults written out, are the same game; a real difference is named."""
+    assert tm("match", "new", "--rules", "classical", "--players", *PLAYERS, "--option", "bonus_tiles=false")[0] == 0
+    same = {"bonus_tiles": False, "limit": 500, "mahjong_bonus": 20}
+    draw = {"seats": [{}, {}, {}, {}], "winner": None}
+    code, _, err = tm("match", "record", stdin=json.dumps({**draw, "options": same}))
+    assert code == 0, err
+    assert show(tm)["hands_played"] == 1 and show(tm)["options"] == {"bonus_tiles": False}
+    code, _, err = tm("match", "record", stdin=json.dumps({**draw, "options": {**same, "limit": 1000}}))
+    assert code == 1 and "limit: 1000 (match: 500)" in err and "bonus_tiles" not in err
+    code, _, err = tm("match", "record", stdin=json.dumps({**draw, "options": {"mahjong_bonus": 10}}))
+    assert code == 1 and "mahjong_bonus: 10 (match: 20)" in err
+    assert show(tm)["hands_played"] == 1
