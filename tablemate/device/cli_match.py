@@ -75,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     u.set_defaults(func=run_undo)
 
     s = msub.add_parser("show", parents=[db], help="the state of the match")
-    s.add_argument("--json", action="store_true", help="FORMATS.md 'A match'")
+    s.add_argument("--json", action="store_true", help="print the match as JSON (docs/formats.md)")
     s.set_defaults(func=run_show)
 
     e = msub.add_parser("export", parents=[db], help="every hand and penalty as a table")

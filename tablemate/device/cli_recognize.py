@@ -10,9 +10,9 @@ from tablemate.rules.errors import TablemateError
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("recognize", help="find and read every tile on a table photo",
-                              description="Print the recognition (FORMATS.md) of a table photo.")
+                              description="Print the recognition of a table photo (docs/formats.md).")
     p.add_argument("image", metavar="IMAGE", help="a photo of the table (JPEG or PNG)")
-    p.add_argument("--calibration", metavar="FILE", help="play-area corners (TABLE.md); found automatically if absent")
+    p.add_argument("--calibration", metavar="FILE", help="play-area corners (docs/table-setup.md); found automatically if absent")
     p.add_argument("--json", action="store_true", help="print the recognition JSON")
     p.add_argument("--overlay", metavar="OUT.png", help="also write a picture with every tile outlined and labelled")
     p.set_defaults(func=run)

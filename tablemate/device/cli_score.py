@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("hand", nargs="?", help="the hand in notation, or a photo of the table")
     p.add_argument("--rules", choices=RULE_SETS, default="mcr")
-    p.add_argument("--jsonl", action="store_true", help="read FORMATS.md hands from stdin, one per line")
+    p.add_argument("--jsonl", action="store_true", help="read hands as JSON from stdin, one per line (docs/formats.md)")
     p.add_argument("--json", action="store_true", help="print the score as JSON")
     p.add_argument("--lang", choices=("en", "de"), default=os.environ.get("TABLEMATE_LANG", "en"),
                    help="language of the breakdown (default $TABLEMATE_LANG or en); --json stays English")

@@ -1,4 +1,4 @@
-"""`tablemate settle`: FORMATS tables on stdin -> per-seat scores, nets and payments.
+"""`tablemate settle`: tables (docs/formats.md) on stdin -> per-seat scores, nets and payments.
 
 Made for scripts and the test suite as much as for people: with ``--jsonl``
 each input line gives exactly one output line, in order, so a bad table in
@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "settle",
-        help="settle tables (FORMATS.md 'A table') read from stdin",
+        help="settle tables (JSON, docs/formats.md) read from stdin",
         description="Read a table as JSON on stdin and print each seat's score, net and the payments.",
     )
     p.add_argument("--jsonl", action="store_true", help="one table per line in, one result per line out")

@@ -1,10 +1,13 @@
-"""One-off conversion of the shared SVG tile art into small PNG faces.
+"""One-off conversion of the SVG tile art into small PNG faces.
 
 Why: the product and CI must not need an SVG library, so the faces are
 rasterised once (with Debian's ``rsvg-convert``) and the PNGs are committed
 under ``tablemate/vision/assets/``. Rerun only when the art changes::
 
-    python -m tablemate.vision.rasterize_art ../shared/data/tile-art
+    python -m tablemate.vision.rasterize_art PATH/TO/tile-art
+
+where the folder holds ``FluffyStuff/`` and ``ffalt-mah-uni/uni.svg``
+(docs/training.md, "Rebuilding the tile art").
 """
 from __future__ import annotations
 
