@@ -80,6 +80,25 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True)
+class ClubConfig:
+    """Club mode (docs/club.md): publish every ledger event to the club's broker.
+
+    Off unless ``enabled``; then ``broker``, ``club_id`` and ``table_id`` are
+    required. Ids go into MQTT topics, so they are plain letters, digits, - and _.
+    """
+
+    enabled: bool = False
+    #: mqtt://host:1883 or mqtts://host:8883
+    broker: str = ""
+    club_id: str = ""
+    table_id: str = ""
+    username: str | None = None
+    password: str | None = None
+    #: A CA certificate file for TLS (mqtts://); None uses the system's CAs.
+    tls_ca: str | None = None
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the appliance reads at start."""
 
@@ -94,6 +113,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     pins: PinsConfig = field(default_factory=PinsConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
+    club: ClubConfig = field(default_factory=ClubConfig)
 
 
 #: Size and colour mode of each display driver when the file gives none.
@@ -132,6 +152,7 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
         camera=_camera(r.sub("camera"), base_dir),
         pins=_pins(r.sub("pins")),
         display=_display(r.sub("display")),
+        club=_club(r.sub("club"), base_dir),
     )
     r.done()
     return cfg
@@ -233,6 +254,28 @@ def _display(r: _Reader) -> DisplayConfig:
         cfg = DisplayConfig(**{**_asdict(cfg), "backlight_pin": None})
     r.done()
     return cfg
+
+
+def _club(r: _Reader, base_dir: Path | None) -> ClubConfig:
+    import re
+
+    enabled = r.get("enabled", (bool,), False)
+    broker = r.string("broker", "")
+    ids = {k: r.string(k, "") for k in ("club_id", "table_id")}
+    username = r.get("username", (str,), None)
+    password = r.get("password", (str,), None)
+    tls_ca = r.get("tls_ca", (str,), None)
+    r.done()
+    if enabled:
+        if not broker.startswith(("mqtt://", "mqtts://")):
+            raise ConfigError(f"club.broker: expected mqtt://HOST:PORT or mqtts://HOST:PORT, got {broker!r}")
+        for key, value in ids.items():
+            if not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", value):
+                raise ConfigError(f"club.{key}: expected 1-32 letters, digits, - or _, got {value!r}")
+    if password is not None and username is None:
+        raise ConfigError("club.password: given without club.username")
+    return ClubConfig(enabled, broker, ids["club_id"], ids["table_id"], username, password,
+                      _resolve(tls_ca, base_dir) if tls_ca is not None else None)
 
 
 def _asdict(obj: Any) -> dict[str, Any]:

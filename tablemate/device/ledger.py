@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import sqlite3
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -43,7 +44,7 @@ from ..rules.table import Table
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: MIGRATIONS[v] turns a ledger of version v - 1 into version v. Never edit a
 #: released entry: add the next one.
@@ -75,6 +76,21 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             recorded TEXT NOT NULL,
             PRIMARY KEY (match_id, seq)
         )""",
+    ),
+    # The club outbox (tablemate.club.publisher): every ledger event also
+    # becomes a row here in the same transaction, numbered by the table's own
+    # sequence (AUTOINCREMENT: never reused), and is marked sent only once the
+    # broker acknowledged it, so a table offline for an hour catches up in order.
+    2: (
+        """CREATE TABLE outbox (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            event_id TEXT NOT NULL UNIQUE,
+            type TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created TEXT NOT NULL,
+            sent TEXT
+        )""",
+        "CREATE INDEX outbox_unsent ON outbox (seq) WHERE sent IS NULL",
     ),
 }
 
@@ -257,6 +273,10 @@ class Ledger:
                 "INSERT INTO players (match_id, number, name) VALUES (?, ?, ?)",
                 [(match_id, i, name) for i, name in enumerate(state.players)],
             )
+            self._outbox("match_started", {
+                "match_id": match_id, "rules": rules, "rules_version": RULES_VERSION,
+                "options": dict(state.options), "players": list(state.players),
+            })
             return match_id
 
         match_id = self._write(work)
@@ -293,7 +313,18 @@ class Ledger:
             payload["winner_player"] = winner
             payload["discarder_player"] = None if table.discarder is None else state.seat_order[table.discarder]
             payload["seat_players"] = list(state.seat_order)
-            self._insert(match, "hand", state.hand_number, table.to_json(), payload, nets, after.position)
+            seq = self._insert(match, "hand", state.hand_number, table.to_json(), payload, nets, after.position)
+            self._outbox("hand_recorded", {
+                "match_id": match.id, "match_seq": seq, "hand_number": state.hand_number,
+                "winner": winner, "discarder": payload["discarder_player"], "drawn": winner is None,
+                "nets": list(nets), "standings": list(after.standings), "position": after.position,
+                "table": table.to_json(), "settlement": result.to_json(),
+            })
+            if after.finished:
+                self._outbox("match_finished", {
+                    "match_id": match.id, "hands_played": after.hands_played,
+                    "standings": list(after.standings), "position": after.position,
+                })
             holder.update(settlement=result, position=after.position, id=match.id)
             return match.id
 
@@ -323,7 +354,12 @@ class Ledger:
                 "payments": [x.to_json() for x in pen.payments],
                 "nth_foul": after.fouls[p] if kind == "foul" else None,
             }
-            self._insert(match, "penalty", None, None, payload, pen.nets, after.position)
+            seq = self._insert(match, "penalty", None, None, payload, pen.nets, after.position)
+            self._outbox("penalty", {
+                "match_id": match.id, "match_seq": seq, "hand_number": state.hand_number,
+                "player": p, "kind": pen.kind, "detail": pen.detail, "nets": list(pen.nets),
+                "standings": list(after.standings), "position": after.position,
+            })
             holder.update(penalty=pen, position=after.position)
             return match.id
 
@@ -341,6 +377,12 @@ class Ledger:
                 raise MatchError("nothing to undo: no hand or penalty has been recorded in this match")
             last = match.events[-1]
             self._db.execute("DELETE FROM events WHERE match_id = ? AND seq = ?", (match.id, last.seq))
+            after = self.current(match.id).state
+            self._outbox("undo", {
+                "match_id": match.id, "match_seq": last.seq, "undone": last.kind,
+                "hand_number": after.hand_number, "finished": after.finished,
+                "standings": list(after.standings), "position": after.position,
+            })
             holder["event"] = last
             return match.id
 
@@ -349,7 +391,15 @@ class Ledger:
         log.info("match %d undid event %d: position %s", match_id, holder["event"].seq, match.state.position)
         return match, holder["event"]
 
-    def _insert(self, match: Match, kind: str, hand_number, table, result, nets, position) -> None:
+    def _outbox(self, type_: str, body: dict) -> None:
+        """Queue a club event in the running transaction (see migration 2)."""
+        self._db.execute(
+            "INSERT INTO outbox (event_id, type, body, created) VALUES (?, ?, ?, ?)",
+            (str(uuid.uuid4()), type_, json.dumps(body, sort_keys=True),
+             datetime.now(timezone.utc).isoformat(timespec="milliseconds")),
+        )
+
+    def _insert(self, match: Match, kind: str, hand_number, table, result, nets, position) -> int:
         seq = match.events[-1].seq + 1 if match.events else 1
         self._db.execute(
             "INSERT INTO events (match_id, seq, kind, hand_number, table_json, result_json, nets, position, recorded)"
@@ -360,6 +410,7 @@ class Ledger:
                 json.dumps(result), json.dumps(list(nets)), position, _now(),
             ),
         )
+        return seq
 
     def iter_events(self, match_id: int) -> Iterator[Event]:
         yield from self.current(match_id).events
