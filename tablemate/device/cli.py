@@ -22,6 +22,7 @@ SUBCOMMAND_MODULES = [
     "tablemate.device.cli_demo",
     "tablemate.device.cli_track",
     "tablemate.device.cli_markers",
+    "tablemate.club.cli_club",
 ]
 
 
