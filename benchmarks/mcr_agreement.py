@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/mcr_agreement.py [--hands 100000] [--seed 5]
 
-Runs the real CLI on FORMATS.md hand JSON lines (with the reference's two
+Runs the real CLI on docs/formats.md hand JSON lines (with the reference's two
 option choices, see README "MCR house rules"), scores the same hands with the
 reference, and prints the share of equal totals and of equal fan multisets,
 and the first disagreements. Also prints how often our defaults differ.
@@ -67,7 +67,7 @@ def main() -> None:
     print(f"equal fan multisets:   {same_fans}/{n} = {100 * same_fans / n:.3f}%")
     _, default_rows = cli_scores(hands, [])
     differ = sum(1 for a, b in zip(rows, default_rows) if a["total"] != b["total"])
-    print(f"with our defaults (RULES-mcr.md) totals differ on {differ}/{n} hands, all by the two documented options")
+    print(f"with our defaults (docs/rules-mcr.md) totals differ on {differ}/{n} hands, all by the two documented options")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
     .venv/bin/python benchmarks/settle_agreement.py [--tables 20000]
 
-MCR tables are checked against pymahjonggb's hand value and RULES-mcr.md's
-payments; classical and beginner tables against RULES-classical.md §4 written
+MCR tables are checked against pymahjonggb's hand value and docs/rules-mcr.md's
+payments; classical and beginner tables against docs/rules-classical.md §4 written
 out in tests/rules/test_settlement_random.py. Prints agreement and speed.
 """
 from __future__ import annotations

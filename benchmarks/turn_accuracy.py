@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/turn_accuracy.py [--sequences 4] [--turns 24] [--size 2304x1296] [--markers]
         [--cover 0.5]
 
-Renders sequences of play (TABLE.md "During play": discards in rows, claims
+Renders sequences of play (docs/table-setup.md "During play": discards in rows, claims
 as exposed melds, standing hands, the wall) at the video resolution, reads
 every frame with the models, feeds the turn tracker, and prints the share of
 frames on which the tracker names the right seat, with and without vision

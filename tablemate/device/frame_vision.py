@@ -8,7 +8,7 @@ in two frames in a row is kept for the frames after it
 (:class:`~tablemate.vision.calibration_keeper.CalibrationKeeper` decides
 when to look again); looking in every frame would let a single frame land
 elsewhere or find nothing and read as a shifted or empty table. With
-``store``, the kept calibration is written to that file (TABLE.md: the
+``store``, the kept calibration is written to that file (docs/table-setup.md: the
 product stores the calibration it made) and read back at the next start.
 
 The service (``tablemate run``, the demo) and ``tablemate track`` read
@@ -52,7 +52,7 @@ def shows_table(recognition: dict) -> bool:
 
 
 class FrameVision:
-    """``vision(image) -> recognition`` (FORMATS.md "A recognition") for one camera's images."""
+    """``vision(image) -> recognition`` (docs/formats.md "A recognition") for one camera's images."""
 
     def __init__(self, calibration: Calibration | None = None, *, store: str | Path | None = None,
                  keeper: CalibrationKeeper | None = None, models_dir=None) -> None:

@@ -1,9 +1,9 @@
 """German for the classical (Hua Bao) and beginner scoring: item names and explanation lines.
 
-The engine keeps English in the JSON (FORMATS.md) and hands out phrases
+The engine keeps English in the JSON (docs/formats.md) and hands out phrases
 (tablemate/rules/phrase.py); German players should read German at the table,
 so the words live here, where a translator edits one file. The terms are the
-ones German clubs use (RULES-classical.md: verdeckt/offen, Farbenspiel,
+ones German clubs use (docs/rules-classical.md: verdeckt/offen, Farbenspiel,
 Blumenstrauß, Trumpfziegel, the §5 names); Pung, Kong and Chow stay.
 """
 from __future__ import annotations

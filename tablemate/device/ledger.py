@@ -284,7 +284,7 @@ class Ledger:
         return self.current(match_id)
 
     def record(self, table_json: Mapping) -> tuple[Match, Settlement]:
-        """Settle a FORMATS table for the hand about to be played and record it.
+        """Settle a table (docs/formats.md) for the hand about to be played and record it.
 
         Missing ``rules``, ``options`` and ``prevailing_wind`` are taken from
         the match; given ones must agree with it.

@@ -1,6 +1,6 @@
 """A winner's Hand from a table photo: vision's recognition plus what players say.
 
-Device code composes vision and rules (DESIGN.md): vision reports tiles per
+Device code composes vision and rules (docs/architecture.md): vision reports tiles per
 side, this module turns the winner's side into a Hand with seat winds that
 follow from which side is East, and decides "last tile" from what is visible.
 """

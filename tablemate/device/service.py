@@ -5,7 +5,7 @@ the demo calls it once per scripted moment, and tests call it directly, so all
 three run the same code. Each step does one thing: a queued button press, or
 (during play) one camera frame for turn tracking.
 
-The hand at the table (DESIGN.md):
+The hand at the table (docs/architecture.md):
 
 - play: frames -> recognition -> :class:`~tablemate.vision.turns.TurnTracker`
   -> the seat LED of whose turn it is; NEXT passes the turn by hand (frames
@@ -85,7 +85,7 @@ def previous_side(side: str) -> str:
 
 
 def table_from_recognition(rec: dict, state: MatchState, turn: str, last_discard: str | None = None) -> dict:
-    """The FORMATS table of the hand just won, from the still's recognition.
+    """The table (docs/formats.md) of the hand just won, from the still's recognition.
 
     ``turn`` is the side whose turn it was when MAHJONG was pressed and
     ``last_discard`` the tile the player before it discarded last. A winner

@@ -1,6 +1,6 @@
 """One player's tiles at the end of a hand, with the circumstances of the win.
 
-A Hand is an immutable value that mirrors FORMATS.md "A hand". Building one
+A Hand is an immutable value that mirrors docs/formats.md "A hand". Building one
 checks only its syntax; ``check_tiles`` checks that the tiles could lie on a
 real table, so that every rule set starts from the same guarantees.
 """

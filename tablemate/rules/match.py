@@ -10,9 +10,9 @@ Players are numbered 0-3 in the order of the winds they drew at the start
 (East, South, West, North) and sit bottom, right, top, left; play goes
 bottom -> right -> top -> left.
 
-MCR (RULES-mcr.md "The match"): 16 hands, the winds move after every hand,
+MCR (docs/rules-mcr.md "The match"): 16 hands, the winds move after every hand,
 round k begins with the player who drew wind k as East, and seats change
-between rounds. Classical and beginner (RULES-classical.md §4): East keeps
+between rounds. Classical and beginner (docs/rules-classical.md §4): East keeps
 the deal on a win or a drawn hand, otherwise the winds move; a round ends
 with the fourth move of the winds (the round's first North lost as East);
 four rounds make a match.
@@ -170,7 +170,7 @@ class MatchState:
         return format_position(self)
 
     def to_json(self, rules_version: str) -> dict:
-        """FORMATS.md "A match"."""
+        """docs/formats.md "A match"."""
         return {
             "rules": self.rules,
             "rules_version": rules_version,

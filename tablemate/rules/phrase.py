@@ -2,7 +2,7 @@
 
 The rules engine stays free of the words players read: it records what it
 found (a ``Phrase``), and a template table per language turns that into a
-sentence. FORMATS.md fixes the JSON explanation in English, so the English
+sentence. docs/formats.md fixes the JSON explanation in English, so the English
 table sits next to each rule set; other languages live in the device layer.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ Template = str | tuple[str, str]
 class Term:
     """A name in its English wording, which is also the key a translation looks it up by.
 
-    Item names are English in JSON (FORMATS.md), so the English name is the
+    Item names are English in JSON (docs/formats.md), so the English name is the
     one stable identifier both the JSON and a translation table can share.
     """
 

@@ -1,4 +1,4 @@
-"""Random legal tables (FORMATS.md "A table") for settlement tests and benchmarks.
+"""Random legal tables (docs/formats.md "A table") for settlement tests and benchmarks.
 
 Built from random_hands: a winner's hand and, for classical and beginner,
 three hands that did not go out, never more than four of a tile across the

@@ -1,4 +1,4 @@
-"""The result of scoring one hand, as FORMATS.md "A score" shows it."""
+"""The result of scoring one hand, as docs/formats.md "A score" shows it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -4,10 +4,10 @@ Pure functions from a Table (or plain hand values) to payments. Every result
 is built from payments, and the nets are summed from those payments, so a
 settlement always adds up to zero by construction rather than by care.
 
-MCR (RULES-mcr.md "Settlement"): won on a discard, the discarder pays the
+MCR (docs/rules-mcr.md "Settlement"): won on a discard, the discarder pays the
 hand's value + 8 and the others 8; self-drawn, each pays value + 8; a drawn
 hand pays nothing. A claim that is no valid win is a false mahjong: the
-claimer pays a fine to each player. Classical and beginner (RULES-classical.md
+claimer pays a fine to each player. Classical and beginner (docs/rules-classical.md
 §4): the winner is paid by all, East pays and receives double, the three
 losers settle their differences among themselves.
 """
@@ -155,7 +155,7 @@ def mcr_payments(value: int, winner: int, discarder: int | None) -> tuple[Paymen
 
 
 def classical_payments(values: tuple[int, ...] | list[int], winner: int, east: int = 0) -> tuple[Payment, ...]:
-    """RULES-classical §4.1-4.2: all pay the winner, then losers pay each other
+    """docs/rules-classical.md §4.1-4.2: all pay the winner, then losers pay each other
     the difference of their values; every payment touching East doubles."""
     out = []
     for payer in range(4):
@@ -184,7 +184,7 @@ def fine_to_each(player: int, amount: int) -> tuple[Payment, ...]:
 def foul_fine(nth: int, warnings: int = 1, first_fine: int = 5) -> int:
     """The fine per other player for a player's ``nth`` foul of the match.
 
-    RULES-mcr.md: first a warning, then 5, 10, 20, ... -- doubling, because
+    docs/rules-mcr.md: first a warning, then 5, 10, 20, ... -- doubling, because
     a player who keeps fouling should find it ever dearer.
     """
     if nth < 1:

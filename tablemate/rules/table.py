@@ -1,6 +1,6 @@
 """A table at the end of a hand: four seats, who went out, who paid for it.
 
-Mirrors FORMATS.md "A table". Building one from JSON checks what no single
+Mirrors docs/formats.md "A table". Building one from JSON checks what no single
 hand can check on its own: that the four seats together are a possible table
 (no fifth tile of a kind, each flower once), that only one player went out,
 and that the discarder is somebody else. Settlement and the match ledger can
@@ -62,7 +62,7 @@ class Table:
 
     @classmethod
     def from_json(cls, data: object, *, rules: str | None = None) -> "Table":
-        """A Table from FORMATS.md JSON; ``rules`` fills in a missing rule set."""
+        """A Table from docs/formats.md JSON; ``rules`` fills in a missing rule set."""
         if not isinstance(data, dict):
             raise NotationError("a table must be a JSON object with 'seats'")
         table_rules = data.get("rules", rules)

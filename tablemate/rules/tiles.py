@@ -1,4 +1,4 @@
-"""The 42 tile kinds and their codes (FORMATS.md).
+"""The 42 tile kinds and their codes (docs/formats.md).
 
 Tiles are an IntEnum so that they are values with names for people and plain
 small integers for the scoring loops, which index count arrays by them.

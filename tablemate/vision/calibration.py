@@ -3,7 +3,7 @@
 Why a homography: the table is a plane, so four corners fix the mapping from
 image pixels to table positions; everything after it (detection, grouping)
 works in one fixed-size top-down image where sides and distances mean the
-same on every table. Corner order (TABLE.md): bottom-left, bottom-right,
+same on every table. Corner order (docs/table-setup.md): bottom-left, bottom-right,
 top-right, top-left; "bottom" is the seat on the edge from corner 0 to 1.
 """
 from __future__ import annotations
@@ -35,7 +35,7 @@ class Calibration:
 
 
 def load_calibration(path: str | Path) -> Calibration:
-    """Read a calibration file (TABLE.md shape); a clear VisionError if it is not one."""
+    """Read a calibration file (docs/table-setup.md shape); a clear VisionError if it is not one."""
     try:
         data = json.loads(Path(path).read_text())
     except OSError as e:

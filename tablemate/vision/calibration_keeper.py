@@ -1,6 +1,6 @@
 """Keeping a play area found automatically, instead of looking for it in every frame.
 
-Why: the camera is fixed over the table (TABLE.md: the product makes a
+Why: the camera is fixed over the table (docs/table-setup.md: the product makes a
 calibration by itself and stores it). Looking for the mat in every frame
 means every frame can land a little differently, or fail outright when an
 arm lies across the mat's edge, and one such frame reads as an empty or

@@ -1,6 +1,6 @@
 """From tiles found on the top-down table to seats: sides, rows, melds, hands.
 
-Why pure geometry: these are table conventions (TABLE.md), not something to
+Why pure geometry: these are table conventions (docs/table-setup.md), not something to
 learn. Everything here works on ``Seen`` tiles in the rectified top-down
 square, so it can be tested from ground-truth positions without any model.
 
@@ -210,7 +210,7 @@ def unit_width(tiles: list[Seen]) -> float:
 def lay_down_centre_tiles(tiles: list[Seen], size: float) -> None:
     """Tiles the detector saw standing beyond every seat's zone become lying ones, in place.
 
-    Why: tiles stand only in a player's hand at the table's edge (TABLE.md);
+    Why: tiles stand only in a player's hand at the table's edge (docs/table-setup.md);
     a tile taken for standing in the centre is a discard the detector got
     wrong, and a standing tile is never read, so the discard would vanish.
     Call before reading: it is made face down, and the reader, which has the
@@ -230,7 +230,7 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
     """Assign side, role and group to every tile (in place) and build the per-seat dict.
 
     ``size`` is the side of the top-down square in pixels. Returns
-    ``{side: seat}`` as in FORMATS.md.
+    ``{side: seat}`` as in docs/formats.md.
     """
     seats = {s: empty_seat() for s in SIDES}
     if not tiles:

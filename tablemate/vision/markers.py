@@ -11,7 +11,7 @@ the play area's corners, give both on any mat and under any light:
 - each marker lies in its corner of the play area (the corners stay empty
   in play: hands, melds and the wall keep to the middle of each side), the
   black square's outer corner on the play area's corner: the marker corner
-  farthest from the play area's centre *is* the play area's corner (TABLE.md
+  farthest from the play area's centre *is* the play area's corner (docs/table-setup.md
   calibration order: BL, BR, TR, TL). Inside, the markers are in the picture
   whenever the play area is;
 - one may still be hidden (an arm, a tile) or just out of view: the other
@@ -71,7 +71,7 @@ def find_markers(image: np.ndarray) -> Calibration | None:
     All four markers give the corners directly. A player's arm or a tile
     will often cover one, and a camera pose that shows the whole play area
     may still put a corner (and its marker) just out of view; so three
-    markers, or two on one side (the play area is square, TABLE.md), are
+    markers, or two on one side (the play area is square, docs/table-setup.md), are
     enough: the play area's size and the plane's homography are fitted to
     every visible marker corner, and the missing corners follow, even
     outside the image. Two markers on a diagonal, markers that do not fit
@@ -130,7 +130,7 @@ def _detect(grey: np.ndarray) -> dict[int, np.ndarray] | None:
 
 #: Each marker's play-area corner in play-area sides, from the top-left corner (x right, y towards bottom).
 _CORNER_AT = {0: (0, 1), 1: (1, 1), 2: (1, 0), 3: (0, 0)}
-SIDE_CM = (60.0, 130.0)  # play-area sides a fit may find: TABLE.md's 80-100 cm with room to spare
+SIDE_CM = (60.0, 130.0)  # play-area sides a fit may find: the 70-110 cm of docs/table-setup.md with room to spare
 MAX_RMS = 0.04           # mean distance of marker corners from the fitted plane, as a share of a marker's side
 
 
@@ -176,7 +176,7 @@ def _fit_corners(found: dict[int, np.ndarray]) -> np.ndarray | None:
     The side is the one whose plane homography puts the markers' corners
     nearest to where they were seen: a coarse sweep over plausible sides,
     then a golden-section search around the best. One side, not a width and
-    a height: TABLE.md's play area is square, two markers could not fix
+    a height: docs/table-setup.md's play area is square, two markers could not fix
     both, and with three fitting both measured no closer.
     """
     ids = sorted(found)
@@ -218,12 +218,12 @@ def _fit_corners(found: dict[int, np.ndarray]) -> np.ndarray | None:
 
 
 #: The shortest side of the play area in the picture against its longest: a square seen from a
-#: camera a few degrees off vertical (TABLE.md) stays close to square.
+#: camera a few degrees off vertical (docs/table-setup.md) stays close to square.
 MIN_SIDE_RATIO = 0.85
 
 
 def _outlines_play_area(pts: np.ndarray, side_ratio: float) -> bool:
-    """Whether BL, BR, TR, TL run counter-clockwise on screen (TABLE.md's order) round a convex
+    """Whether BL, BR, TR, TL run counter-clockwise on screen (docs/table-setup.md's order) round a convex
     quadrilateral whose shortest side is at least ``side_ratio`` of its longest."""
     d = np.roll(pts, -1, axis=0) - pts
     cross = d[:, 0] * np.roll(d, -1, axis=0)[:, 1] - d[:, 1] * np.roll(d, -1, axis=0)[:, 0]

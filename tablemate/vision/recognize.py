@@ -1,4 +1,4 @@
-"""Photo -> recognition (FORMATS.md "A recognition"): the whole vision pipeline.
+"""Photo -> recognition (docs/formats.md "A recognition"): the whole vision pipeline.
 
 Stages, each timed by the latency benchmark:
 
@@ -364,7 +364,7 @@ def _in_corner(x: float, y: float, size: float) -> bool:
 
     Why: the corners hold the printed calibration markers, which the detector
     can take for tiles, and never a tile in play (hands, melds and the wall
-    keep to the middle of each side; TABLE.md).
+    keep to the middle of each side; docs/table-setup.md).
     """
     c = CORNER_SHARE * size
     return min(x, size - x) < c and min(y, size - y) < c
@@ -422,9 +422,9 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
 
 def recognize_image(path: str, calibration_path: str | None = None, *, models_dir=None,
                     timings: dict | None = None) -> dict:
-    """The recognition (FORMATS.md) of the photo at ``path``.
+    """The recognition (docs/formats.md) of the photo at ``path``.
 
-    ``calibration_path``: a TABLE.md calibration file; without it the play
+    ``calibration_path``: a docs/table-setup.md calibration file; without it the play
     area is found automatically, and a photo with no table in it gives an
     empty recognition. Raises ``VisionError`` (a ``TablemateError``) with a
     player-readable message for an unreadable or empty image, a calibration

@@ -1,11 +1,11 @@
 """Whose turn it is, from a sequence of recognitions taken during play.
 
 Why a separate, pure module: the seat LEDs must follow the game from what the
-camera sees (DESIGN.md "A hand at the table"), but a single frame is often
+camera sees (docs/architecture.md "The service loop"), but a single frame is often
 wrong (a hand over the table, a tile in flight, a misread). So the tracker
 works on *counts* per seat (how many discards lie in front of it, how many
 exposed melds) and accepts a frame only if the change from the last accepted
-frame is one that play can produce (TABLE.md "During play"):
+frame is one that play can produce (docs/table-setup.md "During play"):
 
 - a new discard in front of a seat ends that seat's turn: the turn passes to
   the next side in play order (bottom -> right -> top -> left);

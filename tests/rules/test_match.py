@@ -23,7 +23,7 @@ from tablemate.rules.match import (
 PLAYERS = ("Anna", "Ben", "Chen", "Dora")
 A, B, C, D = range(4)
 
-# RULES-mcr.md: the players in E, S, W, N order and where they sit
+# docs/rules-mcr.md: the players in E, S, W, N order and where they sit
 # (bottom, right, top, left) at the start of each round, after the seat changes.
 MCR_ROUND_START = {
     "E": {"order": (A, B, C, D), "sides": {A: "bottom", B: "right", C: "top", D: "left"}},

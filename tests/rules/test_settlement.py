@@ -1,5 +1,5 @@
 """Settlement: golden MCR tables worked by hand, classical §4 arithmetic
-against RULES-classical.md §10, table validation, and zero-sum properties."""
+against docs/rules-classical.md §10, table validation, and zero-sum properties."""
 from __future__ import annotations
 
 import json

@@ -1,5 +1,5 @@
 """Classical and beginner settlement end to end: every worked example of
-RULES-classical §10 (the classical engineer's golden tables) through
+docs/rules-classical.md §10 (the classical engineer's golden tables) through
 Table.from_json, the real scorer and settle, against the spec's nets; and
 the same tables through `tablemate settle --jsonl`."""
 from __future__ import annotations

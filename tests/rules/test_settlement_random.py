@@ -1,8 +1,8 @@
 """Settlement of random tables against independent arithmetic.
 
 MCR: the winner's value comes from pymahjonggb, the payments from
-RULES-mcr.md written out here. Classical and beginner: each seat's value from
-the rule set, the payments from RULES-classical.md §4 written out here
+docs/rules-mcr.md written out here. Classical and beginner: each seat's value from
+the rule set, the payments from docs/rules-classical.md §4 written out here
 (pairwise, East double; the golden data's settle_reference), independently of
 tablemate.rules.settlement.
 """

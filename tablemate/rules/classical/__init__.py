@@ -1,6 +1,6 @@
 """Classical Chinese Mah-Jongg as played in Germany (Hua Bao / DMJL) and the beginners' table.
 
-RULES-classical.md is the specification: ``score`` implements §3 (``classical``)
+docs/rules-classical.md is the specification: ``score`` implements §3 (``classical``)
 and §6 (``beginner``) for every player at the table, winner or not, so that
 settlement can pay out all four seats from four calls.
 """

@@ -1,4 +1,4 @@
-"""Basic points of the beginners' table (RULES-classical §6).
+"""Basic points of the beginners' table (docs/rules-classical.md §6).
 
 S000 prices dragons as sets instead of doublings: a dragon pung or kong is
 worth twice a wind pung or kong, and only a concealed dragon pair scores.

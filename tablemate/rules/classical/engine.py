@@ -1,6 +1,6 @@
 """Scoring one player's hand under Hua Bao (classical) or the beginners' table.
 
-The algorithm is RULES-classical §3.6 (§6 for beginners): basic points of the
+The algorithm is docs/rules-classical.md §3.6 (§6 for beginners): basic points of the
 sets and pairs, bonuses, doublings, then the limit and the limit hands. Every
 reading of the tiles (groups.py) is scored and the best one kept (C7), so the
 engine never has to guess which set a tile belongs to.

@@ -1,6 +1,6 @@
 """The readings of a hand: which sets and pairs a player's tiles are scored as.
 
-A reading is what C7 of RULES-classical §2 chooses among: a winner's tiles may
+A reading is what C7 of docs/rules-classical.md §2 chooses among: a winner's tiles may
 split into sets more than one way, and a claimed winning tile may complete
 more than one of them (C2: that set counts as exposed). A player who did not
 go out is read as declared melds, concealed pungs (C5: four undeclared tiles

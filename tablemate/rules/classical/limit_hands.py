@@ -1,4 +1,4 @@
-"""The limit hands of RULES-classical §5 and the always-on limits of §3.5.
+"""The limit hands of docs/rules-classical.md §5 and the always-on limits of §3.5.
 
 Each hand is one predicate over the hand and one reading of it, with the
 definition the specification chose as default (§5, "default definition").

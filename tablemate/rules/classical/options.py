@@ -1,6 +1,6 @@
 """House rules of the classical (Hua Bao / DMJL) and beginners' tables.
 
-Every option and ambiguity of RULES-classical.md §3.1 and §9 is a named field
+Every option and ambiguity of docs/rules-classical.md §3.1 and §9 is a named field
 with the default the specification chose, so that a table that plays it
 differently says so in its config instead of in code. Options are values: a
 match ledger stores ``to_dict()`` and re-scores with ``from_dict()``.
@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields, replace
 
 from ..errors import NotationError
 
-#: The limit hands of RULES-classical §5 by their JSON identifiers (§11), in
+#: The limit hands of docs/rules-classical.md §5 by their JSON identifiers (§11), in
 #: the order they are tried when naming the limit hand of a result.
 LIMIT_HANDS = (
     "nine_gates",
@@ -119,7 +119,7 @@ class _FromDict:
 
 @dataclass(frozen=True, slots=True)
 class ClassicalOptions(_FromDict):
-    """Ruleset HB (RULES-classical §3). Defaults are the spec's bold defaults.
+    """Ruleset HB (docs/rules-classical.md §3). Defaults are the spec's bold defaults.
 
     >>> ClassicalOptions.from_dict({"limit": 300}).limit
     300
@@ -199,7 +199,7 @@ class ClassicalOptions(_FromDict):
 
 @dataclass(frozen=True, slots=True)
 class BeginnerOptions(_FromDict):
-    """Ruleset BEG (RULES-classical §6): points only, no doublings, no flowers, no limit hands.
+    """Ruleset BEG (docs/rules-classical.md §6): points only, no doublings, no flowers, no limit hands.
 
     >>> BeginnerOptions().limit is None
     True

@@ -1,4 +1,4 @@
-"""Basic points and set doublings of Hua Bao (RULES-classical §3.2, D1-D3 of §3.4).
+"""Basic points and set doublings of Hua Bao (docs/rules-classical.md §3.2, D1-D3 of §3.4).
 
 One function per question a scorer asks about a single group: what it is
 worth and how often it doubles. The whole-hand items (bonuses, flushes,

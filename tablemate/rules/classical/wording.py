@@ -1,6 +1,6 @@
 """The English of the classical and beginner explanation, one template per phrase key.
 
-English lives here, not in the device layer, because FORMATS.md makes the
+English lives here, not in the device layer, because docs/formats.md makes the
 JSON ``explanation`` English and the rules engine writes the JSON. Every
 other language translates the same keys (tablemate/device/i18n_classical.py).
 """

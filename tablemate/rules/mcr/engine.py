@@ -1,6 +1,6 @@
 """Chinese Official (MCR) scoring: the best arrangement of a winning hand and its fans.
 
-The combination principles of RULES-mcr.md (implied fans not counted,
+The combination principles of docs/rules-mcr.md (implied fans not counted,
 non-repeat, exclusion, account-once) are applied in the order the reference
 calculator (ChineseOfficialMahjongHelper, bound as ``pymahjonggb``) applies
 them; where the rule book is silent this module follows that calculator and

@@ -1,4 +1,4 @@
-"""The 81 fans of Chinese Official mahjong, with the names and values of RULES-mcr.md.
+"""The 81 fans of Chinese Official mahjong, with the names and values of docs/rules-mcr.md.
 
 One enum member per fan, in the rule book's order (largest first), so an
 explanation lists fans the way a player reads the fan table.

@@ -1,4 +1,4 @@
-"""House-rule options of MCR, each with the default of RULES-mcr.md.
+"""House-rule options of MCR, each with the default of docs/rules-mcr.md.
 
 The reference calculator (pymahjonggb) decides two of these differently;
 ``REFERENCE`` holds its choices so the differential tests compare like with like.
@@ -16,7 +16,7 @@ CONCEALED_FORM_SELF_DRAWN = ("fully_concealed", "self_drawn")
 @dataclass(frozen=True, slots=True)
 class McrOptions:
     #: A concealed plus a melded kong: "separate" scores Concealed Kong 2 +
-    #: Melded Kong 1 (RULES-mcr.md default); "combined" one fan of 5.
+    #: Melded Kong 1 (docs/rules-mcr.md default); "combined" one fan of 5.
     kong_combination: str = "separate"
     #: A self-drawn hand that is concealed by nature (Seven Pairs, Thirteen
     #: Orphans, Nine Gates, the honours-and-knitted hands, Four Concealed Pungs,

@@ -1,7 +1,7 @@
-"""Where every tile lies on the table, in centimetres, following TABLE.md.
+"""Where every tile lies on the table, in centimetres, following docs/table-setup.md.
 
 Why separate from drawing: the placement *is* the ground truth. A layout is
-given per seat in the recognition format of FORMATS.md (melds, concealed,
+given per seat in the recognition format of docs/formats.md (melds, concealed,
 flowers, winning_tile, hand_hidden, discards) plus the number of wall stacks;
 ``place_tiles`` turns it into blocks (position, orientation, face up/down,
 standing) each carrying its code, side, role and group.

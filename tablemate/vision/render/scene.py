@@ -65,7 +65,7 @@ AREA_CM = (70.0, 110.0)
 
 def random_spec(rng: np.random.Generator, layout: dict, *, tile_cm: float | None = None,
                 area_cm: float | None = None) -> TableSpec:
-    """A table's sizes: every tile size players own, on every play area (TABLE.md "Geometry").
+    """A table's sizes: every tile size players own, on every play area (docs/table-setup.md "What the camera must see").
 
     Why the share: what the camera sees is the tile's width as a share of the
     play area's side; drawn uniformly over 1.9-4.7 % it covers 2 cm travel
@@ -181,8 +181,8 @@ def render_scene(layout: dict, seed: int, *, family: str = "train",
                  area_cm: float | None = None) -> tuple[np.ndarray, dict, dict]:
     """A camera photo of the table: (BGR image, ground-truth recognition, calibration).
 
-    The ground truth has the FORMATS.md recognition shape with corners in
-    image pixels; the calibration has the TABLE.md shape.
+    The ground truth has the docs/formats.md recognition shape with corners in
+    image pixels; the calibration has the docs/table-setup.md shape.
 
     ``look_seed`` makes frames of one session: a real camera stays put over
     one table with one mat and one tile set, so with the same ``look_seed``

@@ -141,7 +141,7 @@ def photo_on_mat(photo: Photo, tile_share: float, rng: np.random.Generator, *, a
                  ) -> tuple[np.ndarray, dict, list[tuple[str, tuple[float, float, float, float]]]]:
     """A table photo: the photo laid on a mat so its median tile is ``tile_share`` of the play area's side.
 
-    Returns (BGR image of ``image_size``, its calibration in the TABLE.md shape,
+    Returns (BGR image of ``image_size``, its calibration in the docs/table-setup.md shape,
     the labelled tiles as (code, box) in the new image's pixels). The play
     area is an axis-aligned square of ``area_px`` in the picture's middle;
     the photo lies inside its central part (tiles never reach the corners,

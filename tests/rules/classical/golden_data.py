@@ -2,7 +2,7 @@
 
 ``worked_examples()`` gives the §10 tables of golden/worked_examples.json;
 ``seat_hand`` turns one seat (notation plus Hand fields) into a Hand and
-``table_json`` a case into a strict FORMATS.md "A table" with hand JSON seats.
+``table_json`` a case into a strict docs/formats.md "A table" with hand JSON seats.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def seat_hand(seat: dict, prevailing_wind: str) -> Hand:
 
 
 def table_json(case: dict) -> dict:
-    """The case as FORMATS.md "A table" (seats as hand JSON)."""
+    """The case as docs/formats.md "A table" (seats as hand JSON)."""
     return {
         "rules": case["rules"],
         "options": case["options"],
@@ -48,7 +48,7 @@ def table_json(case: dict) -> dict:
 
 
 def settle_reference(scores: list[int], winner: int | None) -> list[int]:
-    """RULES-classical §4 in a few lines, only to check the golden net figures agree with the scores."""
+    """docs/rules-classical.md §4 in a few lines, only to check the golden net figures agree with the scores."""
     net = [0, 0, 0, 0]
     if winner is None:
         return net

@@ -1,4 +1,4 @@
-"""E32's rotation data (for the match engine) agrees with RULES-classical §4.4-4.6."""
+"""E32's rotation data (for the match engine) agrees with docs/rules-classical.md §4.4-4.6."""
 from __future__ import annotations
 
 import json

@@ -17,7 +17,7 @@ from tablemate.rules.errors import NotationError
 from tablemate.rules.notation import parse_hand
 from tablemate.rules.tiles import Tile
 
-# RULES-classical §3.1 (bold defaults) and §9, as the option values this engine uses.
+# docs/rules-classical.md §3.1 (bold defaults) and §9, as the option values this engine uses.
 SPEC_DEFAULTS = {
     "mahjong_bonus": 20,
     "limit": 500,

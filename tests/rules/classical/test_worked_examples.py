@@ -1,4 +1,4 @@
-"""RULES-classical.md §10: every worked example that scores a hand, seat by seat."""
+"""docs/rules-classical.md §10: every worked example that scores a hand, seat by seat."""
 from __future__ import annotations
 
 from collections import Counter

@@ -1,7 +1,7 @@
 """Writes mcr.jsonl and classical_values.json from the hand-worked cases below.
 
 The expected nets were worked out by hand (MCR: the fan list in each "why";
-classical: RULES-classical.md §10 settlement lines), never by running the
+classical: docs/rules-classical.md §10 settlement lines), never by running the
 settlement code. Run from the repository root: PYTHONPATH=. python tests/rules/golden/settlement/make_golden.py
 """
 import json
@@ -56,7 +56,7 @@ MCR = [
      table(3, "{5555m} [666s] [777p] 888s 2p +2p", None, prevailing="S", self_drawn=True), 22, [-30, -30, -30, 90], None),
 ]
 
-# RULES-classical.md §10: (example, hand values E S W N, winning seat, settlement E S W N)
+# docs/rules-classical.md §10: (example, hand values E S W N, winning seat, settlement E S W N)
 CLASSICAL = [
     ("E1", (0, 22, 4, 0), 1, (-52, 88, -10, -26)), ("E2", (0, 12, 4, 0), 1, (-32, 48, 0, -16)),
     ("E3", (64, 10, 0, 8), 0, (384, -116, -146, -122)), ("E4", (0, 128, 4, 6), 1, (-276, 512, -122, -114)),
@@ -77,7 +77,7 @@ if __name__ == "__main__":
             f.write(json.dumps({"name": name, "why": why, "table": t, "winner_total": total,
                                 "nets": nets, "false_mahjong": fm}) + "\n")
     with open(HERE / "classical_values.json", "w") as f:
-        json.dump({"source": "RULES-classical.md section 10: each seat's hand value and the settlement line (E, S, W, N)",
+        json.dump({"source": "docs/rules-classical.md section 10: each seat's hand value and the settlement line (E, S, W, N)",
                    "cases": [{"example": e, "values": list(v), "winner": w, "nets": list(n)} for e, v, w, n in CLASSICAL]},
                   f, indent=1)
         f.write("\n")
