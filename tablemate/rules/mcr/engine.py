@@ -528,10 +528,25 @@ def _win_flag_fans(facts: _Facts, tally: Tally) -> None:
             tally.drop(F.LAST_TILE, F.ROBBING_THE_KONG)
 
 
-def _concealed_form_self_drawn(facts: _Facts, tally: Tally) -> None:
+#: The hands concealed by nature that the users' rule sheet lets add Fully
+#: Concealed Hand when self-drawn; it refuses Thirteen Orphans, Four Concealed
+#: Pungs and Seven Shifted Pairs and is silent on the knitted hands (the
+#: reference's Self-Drawn holds there).
+RULE_SHEET_FULLY_CONCEALED = frozenset({F.SEVEN_PAIRS, F.NINE_GATES})
+
+
+def adds_fully_concealed(form: F, choice: str) -> bool:
+    """Does a self-drawn hand of this concealed-by-nature ``form`` add Fully
+    Concealed Hand (else only Self-Drawn) under option ``choice``?"""
+    if choice == "fully_concealed":
+        return True
+    return choice == "rule_sheet" and form in RULE_SHEET_FULLY_CONCEALED
+
+
+def _concealed_form_self_drawn(facts: _Facts, tally: Tally, form: F) -> None:
     """Hands concealed by nature add no Concealed Hand; self-drawn, they add
-    Fully Concealed Hand under RULES-mcr.md (option), or only Self-Drawn."""
-    if facts.self_drawn and facts.opts.concealed_form_self_drawn == "fully_concealed":
+    Fully Concealed Hand or only Self-Drawn (``concealed_form_self_drawn``)."""
+    if facts.self_drawn and adds_fully_concealed(form, facts.opts.concealed_form_self_drawn):
         tally.set(F.FULLY_CONCEALED_HAND)
         tally.drop(F.SELF_DRAWN, F.FULLY_CONCEALED_HAND)
 
@@ -547,7 +562,7 @@ def _final_adjust(tally: Tally, facts: _Facts) -> None:
         for other in implied:
             tally.drop(other, fan)
         if fan is F.FOUR_CONCEALED_PUNGS and tally.has(F.FULLY_CONCEALED_HAND):
-            if facts.opts.concealed_form_self_drawn == "self_drawn":
+            if not adds_fully_concealed(fan, facts.opts.concealed_form_self_drawn):
                 tally.drop(F.FULLY_CONCEALED_HAND, F.FOUR_CONCEALED_PUNGS)
                 tally.set(F.SELF_DRAWN, _code(facts.win))
 
@@ -722,7 +737,7 @@ def _score_seven_pairs(facts: _Facts) -> Tally:
                 if start == 1:
                     tally.set(F.ALL_SIMPLES)
                 _win_flag_fans(facts, tally)
-                _concealed_form_self_drawn(facts, tally)
+                _concealed_form_self_drawn(facts, tally, F.SEVEN_SHIFTED_PAIRS)
                 return tally
     tally.set(F.SEVEN_PAIRS, format_tiles(facts.hand.closed_tiles))
     for fan in facts.tile_fans:
@@ -731,7 +746,7 @@ def _score_seven_pairs(facts: _Facts) -> Tally:
     if hogs:
         tally.add(F.TILE_HOG, hogs, "four of a tile as two pairs")
     _win_flag_fans(facts, tally)
-    _concealed_form_self_drawn(facts, tally)
+    _concealed_form_self_drawn(facts, tally, F.SEVEN_PAIRS)
     _final_adjust(tally, facts)
     return tally
 
@@ -754,7 +769,7 @@ def _score_honors_knitted(facts: _Facts) -> Tally | None:
         if len(suited) == 9:
             tally.set(F.KNITTED_STRAIGHT, format_tiles([Tile(t) for t in suited]))
     _win_flag_fans(facts, tally)
-    _concealed_form_self_drawn(facts, tally)
+    _concealed_form_self_drawn(facts, tally, F.GREATER_HONORS_AND_KNITTED_TILES if len(suited) == 7 else F.LESSER_HONORS_AND_KNITTED_TILES)
     return tally
 
 
@@ -764,7 +779,7 @@ def _score_thirteen_orphans(facts: _Facts) -> Tally | None:
     tally = Tally()
     tally.set(F.THIRTEEN_ORPHANS, format_tiles(facts.hand.closed_tiles))
     _win_flag_fans(facts, tally)
-    _concealed_form_self_drawn(facts, tally)
+    _concealed_form_self_drawn(facts, tally, F.THIRTEEN_ORPHANS)
     return tally
 
 
@@ -862,7 +877,7 @@ def _score_nine_gates(facts: _Facts) -> Tally | None:
     else:
         tally.set(F.SHORT_STRAIGHT)
     _win_flag_fans(facts, tally)
-    _concealed_form_self_drawn(facts, tally)
+    _concealed_form_self_drawn(facts, tally, F.NINE_GATES)
     return tally
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields, replace
 from ..errors import NotationError
 
 KONG_COMBINATIONS = ("separate", "combined")
-CONCEALED_FORM_SELF_DRAWN = ("fully_concealed", "self_drawn")
+CONCEALED_FORM_SELF_DRAWN = ("rule_sheet", "fully_concealed", "self_drawn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,10 +19,13 @@ class McrOptions:
     #: Melded Kong 1 (docs/rules-mcr.md default); "combined" one fan of 5.
     kong_combination: str = "separate"
     #: A self-drawn hand that is concealed by nature (Seven Pairs, Thirteen
-    #: Orphans, Nine Gates, the honours-and-knitted hands, Four Concealed Pungs,
-    #: Seven Shifted Pairs): RULES-mcr.md lets it add Fully Concealed Hand
-    #: ("fully_concealed", 4); the reference counts only Self-Drawn ("self_drawn", 1).
-    concealed_form_self_drawn: str = "fully_concealed"
+    #: Orphans, Nine Gates, the two honours-and-knitted hands, Four Concealed
+    #: Pungs, Seven Shifted Pairs) adds Fully Concealed Hand (4) or only
+    #: Self-Drawn (1). "rule_sheet" (docs/rules-mcr.md): Seven Pairs and Nine Gates
+    #: add it, the others count Self-Drawn (the sheet is silent on the knitted
+    #: hands, so the reference holds); "fully_concealed": all add it;
+    #: "self_drawn": none does (the competition rule book and the reference).
+    concealed_form_self_drawn: str = "rule_sheet"
     #: The fans a hand needs, without flowers, to be a valid mahjong.
     minimum_fans: int = 8
 
