@@ -32,6 +32,15 @@ class EndOfFiles(CameraError):
     """A file source without ``loop`` has given its last frame."""
 
 
+class BadFrame(CameraError):
+    """One frame could not be decoded (a damaged or truncated image file).
+
+    Why apart from CameraError: the source still works and the next call reads
+    the next frame, so the caller skips this one instead of declaring the
+    camera lost and reopening it (which would read the same bad file again).
+    """
+
+
 class Camera(Protocol):
     """What the service loop needs from any source."""
 
@@ -113,7 +122,7 @@ class FileCamera(_Closing):
         self.position += 1
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
-            raise CameraError(f"{path}: cannot read this image (damaged or not an image)")
+            raise BadFrame(f"{path}: cannot read this image (damaged or not an image)")
         return image
 
     def _next_video(self) -> np.ndarray:

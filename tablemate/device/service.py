@@ -46,7 +46,7 @@ from ..rules.table import Table
 from ..vision.turns import TurnTracker
 from . import sdnotify
 from .buttons import Action
-from .camera import CameraError
+from .camera import BadFrame, CameraError
 from .frame_vision import FrameVision, shrink
 from .i18n import Strings
 from .i18n_service import extra
@@ -59,6 +59,8 @@ from .screens import (PlayScreen, ScoreItem, ScoreScreen, SeatChangeScreen, Sett
 log = logging.getLogger(__name__)
 
 DEFAULT_PLAYERS = ("Player 1", "Player 2", "Player 3", "Player 4")
+#: Undecodable frames in a row after which the source counts as yielding nothing (camera lost).
+BAD_FRAMES_LOST = 30
 
 
 class NotRecognised(TablemateError):
@@ -160,6 +162,7 @@ class Appliance:
         self.clock = clock
         self.camera: Any = None
         self.camera_failed_at: float | None = None
+        self.bad_frames = 0  # undecodable frames in a row
         self.mode = "between"
         self.screens: list = []          # between hands: screens still to show, each until NEXT
         self.pending: dict | None = None  # the table shown on the score screen, waiting for NEXT
@@ -393,10 +396,21 @@ class Appliance:
                 self._trouble(Trouble.CAMERA_LOST, extra(self.t, "service.retry"))
                 return None
         try:
-            return self.camera.still() if still else self.camera.frame()
+            image = self.camera.still() if still else self.camera.frame()
+        except BadFrame as err:  # one damaged frame: skip it; only a source that yields nothing is lost
+            self.bad_frames += 1
+            log.warning("camera: skipped a frame that cannot be decoded: %s", err)
+            if self.bad_frames >= BAD_FRAMES_LOST:
+                self._camera_lost(err)
+            elif still:
+                self._trouble(Trouble.HAND_NOT_RECOGNISED,
+                              f"{extra(self.t, 'service.vision', error=err)}. {extra(self.t, 'service.correct')}")
+            return None
         except Exception as err:  # noqa: BLE001
             self._camera_lost(err)
             return None
+        self.bad_frames = 0
+        return image
 
     def _frame(self) -> None:
         image = self._grab(still=False)

@@ -20,7 +20,7 @@ from tablemate.device.i18n import Strings
 from tablemate.device.ledger import Ledger
 from tablemate.device.leds import SeatLights
 from tablemate.device.screens import PlayScreen, ScoreScreen, SeatChangeScreen, SettlementScreen, Trouble, TroubleScreen
-from tablemate.device.service import Appliance, Outputs, recognize_frame
+from tablemate.device.service import BAD_FRAMES_LOST, Appliance, Outputs, recognize_frame
 
 PINS = PinsConfig(bounce_time=None)
 SIDES = ("bottom", "right", "top", "left")
@@ -185,6 +185,41 @@ def test_lost_camera_is_shown_and_reopened(rig):
     state["ok"] = True
     r.app.step(0)
     assert isinstance(r.app.screen, PlayScreen) and r.app.mode == "play"
+
+
+def test_one_damaged_frame_is_skipped_with_one_warning_not_a_lost_camera(rig, caplog):
+    """Issue 11: a truncated image in a replayed folder is skipped; play is followed past it."""
+    opened = []
+
+    def open_camera():
+        opened.append(FileCamera(r.folder))
+        return opened[-1]
+
+    r = rig(values=None, open_camera=open_camera)
+    r.folder = frames(r.db.parent, (0, 0, 1))
+    good = (r.folder / "002.png").read_bytes()
+    (r.folder / "001.png").write_bytes(good[: len(good) // 2])  # truncated between two good frames
+    r.app.camera_retry = 0
+    r.app.start()
+    with caplog.at_level("WARNING"):
+        for _ in range(3):
+            r.app.step(0)
+            assert r.app.mode == "play" and not isinstance(r.app.screen, TroubleScreen)
+    assert len(opened) == 1 and opened[0].position == 3   # never reopened, the damaged file read once
+    warnings = [rec.getMessage() for rec in caplog.records if rec.levelname == "WARNING"]
+    assert len(warnings) == 1 and "001.png" in warnings[0] and "cannot read this image" in warnings[0]
+    assert r.app.tracker.turn == "right"   # bottom's discard after the damaged frame was seen
+
+
+def test_a_source_that_yields_nothing_is_a_lost_camera(rig):
+    r = rig(values=None, open_camera=lambda: FileCamera(r.folder, loop=True))
+    r.folder = frames(r.db.parent, (0,))
+    (r.folder / "000.png").write_bytes(b"\x89PNG\r\n\x1a\n")   # only a damaged image, replayed in a loop
+    r.app.camera_retry = 1e9
+    r.app.start()
+    for _ in range(BAD_FRAMES_LOST):
+        r.app.step(0)
+    assert r.app.screen.trouble is Trouble.CAMERA_LOST
 
 
 def test_restart_resumes_the_match_from_the_ledger(rig, tmp_path):
