@@ -14,6 +14,12 @@ frame is one that play can produce (docs/table-setup.md "During play"):
   time (one discard fewer at another seat). A meld counts even when its
   tiles are misread: every three laid-out tiles of a seat's meld rows that
   vision could not make into melds count as one;
+- an exposed pung that becomes a kong of the same tile, nothing else
+  changing, is a *promoted kong* (the player on turn added the fourth tile):
+  the turn stays with that seat, which draws the kong's replacement tile, and
+  the robbing-the-kong window opens (``kong_window``): until the next
+  accepted change any other player may go out on the added tile. Only a kong
+  read tile by tile counts, since the meld count does not change;
 - anything else (melds vanishing, discards vanishing without a claim, two
   claims at once, no table seen, no recognition at all) is an *uncertain*
   frame and changes nothing.
@@ -77,6 +83,10 @@ class Counts:
     def key(self) -> tuple:
         return tuple(len(d) for d in self.discards) + self.meld_counts()
 
+    def kongs(self) -> tuple[int, ...]:
+        """Per side, the melds read as four of one tile."""
+        return tuple(sum(1 for m in melds if len(m) == 4 and len(set(m)) == 1) for melds in self.melds)
+
 
 @dataclass
 class TurnTracker:
@@ -87,6 +97,9 @@ class TurnTracker:
     accepted: Counts | None = None
     #: True when the last frame given to :meth:`update` was uncertain.
     last_uncertain: bool = False
+    #: After a promoted kong, until the next accepted change: ``{"side", "tile"}``
+    #: of the kong that another player may rob by going out on its added tile.
+    kong_window: dict | None = None
     _pending: tuple | None = field(default=None, repr=False)
     _seen: int = field(default=0, repr=False)
 
@@ -100,6 +113,7 @@ class TurnTracker:
         """The NEXT button: pass the turn by hand."""
         self.turn = next_side(self.turn)
         self._pending, self._seen = None, 0
+        self.kong_window = None
         return {"kind": "next", "side": self.turn}
 
     def update(self, recognition: dict | None) -> dict | None:
@@ -116,23 +130,56 @@ class TurnTracker:
         if self.accepted is None:  # the first table seen is the baseline
             self.accepted = counts
             return None
-        if counts.key() == self.accepted.key():
-            self._pending, self._seen = None, 0
-            return None
-        change = _interpret(self.accepted, counts, self.turn)
+        key = counts.key()
+        if key == self.accepted.key():
+            change = _promoted_kong(self.accepted, counts)
+            if change is None:
+                self._pending, self._seen = None, 0
+                return None
+            key = key + ("kong",) + counts.kongs()
+        else:
+            change = _interpret(self.accepted, counts, self.turn)
         if change is None:
             self.last_uncertain = True
             return None
-        if counts.key() == self._pending:
+        if key == self._pending:
             self._seen += 1
         else:
-            self._pending, self._seen = counts.key(), 1
+            self._pending, self._seen = key, 1
         if self._seen < self.confirm:
             return None
         self.accepted = counts
         self._pending, self._seen = None, 0
         self.turn = change.pop("turn")
+        self.kong_window = ({"side": change["side"], "tile": change["tile"]}
+                            if change["kind"] == "promoted_kong" else None)
         return change
+
+
+def _promoted_kong(before: Counts, after: Counts) -> dict | None:
+    """A pung grown into a kong of its tile at one side, every other meld and
+    discard as before; the event (the turn stays there), or None."""
+    found = None
+    for i, side in enumerate(SIDES):
+        if after.discards[i] != before.discards[i] or len(after.melds[i]) != len(before.melds[i]):
+            return None
+        gone = list(before.melds[i])
+        new = []
+        for meld in after.melds[i]:
+            if meld in gone:
+                gone.remove(meld)
+            else:
+                new.append(meld)
+        if not new:
+            continue
+        if found is not None or len(new) != 1 or len(gone) != 1:
+            return None
+        pung, kong = gone[0], new[0]
+        if len(pung) != 3 or len(set(pung)) != 1 or len(kong) != 4 or set(kong) != set(pung):
+            return None
+        found = {"kind": "promoted_kong", "side": side, "tile": pung[0], "meld": list(kong),
+                 "replacement_draw": side, "robbing_window": True, "turn": side}
+    return found
 
 
 def _interpret(before: Counts, after: Counts, turn: str) -> dict | None:
