@@ -35,7 +35,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    _add_lang(sub)
     return parser
+
+
+def _add_lang(sub: argparse._SubParsersAction) -> None:
+    """Every (sub)command takes ``--lang en|de``, the language of its errors (see ``main``)."""
+    for command in sub.choices.values():
+        nested = [a for a in command._actions if isinstance(a, argparse._SubParsersAction)]
+        if nested:
+            _add_lang(nested[0])
+        elif not {"--lang", "--language"} & set(command._option_string_actions):
+            command.add_argument("--lang", choices=("en", "de"), default=os.environ.get("TABLEMATE_LANG", "en"),
+                                 help="language of the messages (default $TABLEMATE_LANG or en)")
 
 
 #: Subcommands that set up logging themselves (the service logs to the journal).
@@ -54,16 +66,21 @@ def _setup_logging() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command not in _OWN_LOGGING:
-        _setup_logging()
-    try:
-        return int(args.func(args) or 0)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
+    """Run one subcommand; with ``--lang de`` (or TABLEMATE_LANG=de) its errors are German."""
+    from .i18n_errors import language_of, localized_stderr
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    with localized_stderr(language_of(argv, os.environ.get("TABLEMATE_LANG", "en"))):
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command not in _OWN_LOGGING:
+            _setup_logging()
+        try:
+            return int(args.func(args) or 0)
+        except KeyboardInterrupt:
+            return 130
+        except BrokenPipeError:
+            return 0
 
 
 if __name__ == "__main__":

@@ -47,6 +47,7 @@ from ..vision.turns import TurnTracker
 from . import sdnotify
 from .buttons import Action
 from .camera import BadFrame, CameraError
+from .i18n_errors import localize
 from .frame_vision import FrameVision, shrink
 from .i18n import Strings
 from .i18n_service import extra
@@ -404,7 +405,7 @@ class Appliance:
                 self._camera_lost(err)
             elif still:
                 self._trouble(Trouble.HAND_NOT_RECOGNISED,
-                              f"{extra(self.t, 'service.vision', error=err)}. {extra(self.t, 'service.correct')}")
+                              f"{extra(self.t, 'service.vision', error=localize(str(err), self.t.language))}. {extra(self.t, 'service.correct')}")
             return None
         except Exception as err:  # noqa: BLE001
             self._camera_lost(err)
@@ -445,13 +446,13 @@ class Appliance:
             rec = self.recognize(image)
         except Exception as err:  # noqa: BLE001 - missing model, unreadable image: tell the players
             self._trouble(Trouble.HAND_NOT_RECOGNISED,
-                          f"{extra(self.t, 'service.vision', error=err)}. {extra(self.t, 'service.correct')}")
+                          f"{extra(self.t, 'service.vision', error=localize(str(err), self.t.language))}. {extra(self.t, 'service.correct')}")
             return
         st = self.match.state
         try:
             table = table_from_recognition(rec, st, self.tracker.turn, self._last_discard())
         except NotRecognised as err:
-            self._trouble(Trouble.HAND_NOT_RECOGNISED, f"{err}. {extra(self.t, 'service.correct')}")
+            self._trouble(Trouble.HAND_NOT_RECOGNISED, f"{localize(str(err), self.t.language)}. {extra(self.t, 'service.correct')}")
             return
         except TablemateError as err:
             self._trouble(Trouble.CANNOT_SCORE, f"{err}. {extra(self.t, 'service.correct')}")
