@@ -7,13 +7,15 @@ own process. Two paces:
 
 - fast: every table records its 16 hands as fast as it can;
 - realistic: a hand every --hand-seconds per table (jittered, default 3 s,
-  a compressed club evening where a real hand takes 5-10 minutes).
+  a compressed club evening where a real hand takes 5-10 minutes);
+- backlog: the service is stopped while the tables play (the broker queues
+  for its persistent session) and started afterwards: its own storing rate.
 
 Printed: events stored per second, the slowest event's delay from the
 table's ledger to the board's database (the board refreshes within a
 further 0.25 s), PostgreSQL rows and size, the service's peak memory.
 
-    .venv/bin/python benchmarks/club_load.py [--tables 100] [--pace fast|realistic|both]
+    .venv/bin/python benchmarks/club_load.py [--tables 100] [--pace fast|realistic|backlog|all]
 
 Needs mosquitto and PostgreSQL installed (as .ci/run does); uses their
 test fixtures from tests/club/conftest.py in a temporary folder.
@@ -94,6 +96,8 @@ def run(n: int, pace_name: str, hand_seconds: float, pg: Postgres, folder: Path)
     try:
         results: dict = {}
         pace = hand_seconds if pace_name == "realistic" else None
+        if pace_name == "backlog":
+            service.stop()
         t0 = time.monotonic()
         threads = [threading.Thread(target=play_table, args=(folder, t, broker.url, pace, results)) for t in tables]
         for th in threads:
@@ -102,6 +106,8 @@ def run(n: int, pace_name: str, hand_seconds: float, pg: Postgres, folder: Path)
             th.join()
         played = time.monotonic() - t0
         expected = sum(results.values())
+        if pace_name == "backlog":
+            service.start()
         with psycopg.connect(db_url) as db:
             deadline = time.monotonic() + 300
             while time.monotonic() < deadline:
@@ -139,13 +145,13 @@ def run(n: int, pace_name: str, hand_seconds: float, pg: Postgres, folder: Path)
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=100)
-    ap.add_argument("--pace", choices=("fast", "realistic", "both"), default="both")
+    ap.add_argument("--pace", choices=("fast", "realistic", "backlog", "all"), default="all")
     ap.add_argument("--hand-seconds", type=float, default=3.0)
     args = ap.parse_args()
     pg = Postgres()
     try:
         with tempfile.TemporaryDirectory(prefix="club-load-") as tmp:
-            for pace in (("fast", "realistic") if args.pace == "both" else (args.pace,)):
+            for pace in (("fast", "realistic", "backlog") if args.pace == "all" else (args.pace,)):
                 run(args.tables, pace, args.hand_seconds, pg, Path(tmp) / pace)
     finally:
         pg.stop()
