@@ -1,6 +1,6 @@
 """``concealed_form_self_drawn``: the seven hands concealed by nature, self-drawn, under each value.
 
-Golden figures (issue 11, RULES-mcr.md as corrected): the users' rule sheet
+Golden figures (issue 11; docs/rules-mcr.md): the users' rule sheet
 lets Seven Pairs and Nine Gates add Fully Concealed Hand (4), refuses it to
 Thirteen Orphans, Four Concealed Pungs and Seven Shifted Pairs (Self-Drawn, 1)
 and is silent on the two honours-and-knitted hands (the reference's
