@@ -92,8 +92,25 @@ def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.nda
     """(face probabilities Nx43, upside-down probabilities Nx2) for a batch of crops."""
     if len(blob) == 0:
         return np.zeros((0, len(READER_CLASSES)), np.float32), np.zeros((0, 2), np.float32)
-    probs, flip = session(READER, models_dir).run(None, {"crops": blob})
+    probs, flip = session(READER, models_dir).run(["probs", "flip"], {"crops": blob})
     return probs, flip
+
+
+def run_reader_embedding(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(face probabilities Nx43, upside-down Nx2, the reader's pooled features NxD) for a batch of crops.
+
+    Why a second entry point: only enrollment and a learned set need the
+    features; recognition without a set asks for the probabilities alone.
+    """
+    sess = session(READER, models_dir)
+    if "embedding" not in {o.name for o in sess.get_outputs()}:
+        raise VisionError("the reader model has no 'embedding' output (made before enrollment); reinstall the models")
+    if len(blob) == 0:
+        dim = sess.get_outputs()[2].shape[1]
+        return (np.zeros((0, len(READER_CLASSES)), np.float32), np.zeros((0, 2), np.float32),
+                np.zeros((0, dim if isinstance(dim, int) else 0), np.float32))
+    probs, flip, emb = sess.run(["probs", "flip", "embedding"], {"crops": blob})
+    return probs, flip, emb
 
 
 def run_bonus(blob: np.ndarray, models_dir: Path | None = None) -> np.ndarray:

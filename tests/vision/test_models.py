@@ -31,8 +31,9 @@ def test_reader_contract():
     (inp,) = s.get_inputs()
     assert inp.name == "crops" and list(inp.shape[1:]) == [3, READ_H, READ_W]
     x = np.random.default_rng(0).random((5, 3, READ_H, READ_W), dtype=np.float32)
-    probs, flip = s.run(None, {"crops": x})
+    probs, flip, emb = s.run(["probs", "flip", "embedding"], {"crops": x})
     assert probs.shape == (5, 43) and flip.shape == (5, 2)
+    assert emb.shape[0] == 5 and emb.shape[1] >= 32 and np.isfinite(emb).all()
     assert np.allclose(probs.sum(1), 1, atol=1e-4) and (probs >= 0).all()
     assert float(meta["temperature"]) > 0
 

@@ -191,7 +191,8 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     out = Path(out_dir) / ("reader_smoke.onnx" if smoke else "tile_reader.onnx")
     exp = ReaderExport(net, best_t).eval()
     torch.onnx.export(exp, torch.zeros(1, 3, READ_H, READ_W), str(out), input_names=["crops"],
-                      output_names=["probs", "flip"], dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "flip": {0: "n"}},
+                      output_names=["probs", "flip", "embedding"],
+                      dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "flip": {0: "n"}, "embedding": {0: "n"}},
                       opset_version=17, dynamo=False)
     _set_meta(out, {"classes": ",".join(READER_CLASSES), "input": f"RGB 0..1 NCHW {READ_H}x{READ_W}",
                     "temperature": f"{best_t:.3f}"})

@@ -71,7 +71,11 @@ class BonusExport(nn.Module):
 
 
 class ReaderExport(nn.Module):
-    """Reader with temperature-scaled softmax baked in, as shipped."""
+    """Reader with temperature-scaled softmax baked in, as shipped; also the pooled features (``embedding``).
+
+    Why the features: enrolling a players' set learns one prototype per face
+    in this space on the Pi, where there is no PyTorch.
+    """
 
     def __init__(self, reader: Reader, temperature: float):
         super().__init__()
@@ -79,8 +83,9 @@ class ReaderExport(nn.Module):
         self.register_buffer("t", torch.tensor(float(temperature)))
 
     def forward(self, x):
-        face, flip = self.reader(x)
-        return F.softmax(face / self.t, dim=1), F.softmax(flip, dim=1)
+        f = self.reader.body(x)
+        face, flip = self.reader.face(f), self.reader.flip(f)
+        return F.softmax(face / self.t, dim=1), F.softmax(flip, dim=1), f
 
 
 class Detector(nn.Module):
