@@ -1,0 +1,451 @@
+"""Enrollment (docs/enrollment.md): learn the players' own tile set from one photo of the grid.
+
+The grid (TABLE.md "Enrolling a set"): 42 faces and two backs, 6 rows of 8,
+fixed order, upright for the bottom seat, anywhere on the mat and turned a
+few degrees. Steps:
+
+1. find the tiles with the detector (recognize's own rectify + detect);
+2. ``grid_places``: the largest cluster of tiles, its turn measured from
+   neighbour directions, cut into a lattice of rows and columns in the
+   bottom seat's frame; a place left empty or a tile beyond the grid is
+   named by row and column;
+3. ``check_grid``: each place read upright (and turned round) by the reader;
+   only clear, relative evidence refuses the grid (a swap is two places
+   reading as each other's code; a doubled face is two places with nearly
+   the same features where one reads as the other; upside down is the
+   reader's flip head agreeing with a better reading turned round), because
+   a set the reader has never seen is exactly what enrollment is for and its
+   misreadings are not the player's mistakes;
+4. prototypes: the L2-normalised mean of the reader's features over jittered
+   crops of each face (the backs pooled), with each face's margin to its
+   nearest neighbour, into a ``TileSet``.
+
+Nothing is stored unless every check passes (the CLI stores the returned set).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .autocalibrate import find_calibration
+from .calibration import Calibration, check_fits, load_calibration
+from .contract import DET_SIZE, READER_CLASSES, crop_tile, reader_blob
+from .errors import VisionError
+from .grouping import Seen
+from .models import run_reader_embedding
+from .recognize import _in_corner, _in_view, detect, load_still
+from .tile_set import TileSet, reader_sha256
+
+COLS = 8
+FACES = READER_CLASSES[:-1]
+BONUS_FACES = tuple(c for c in FACES if c.startswith("h"))
+JITTERS = 8               # crops per tile for its prototype
+LINK_W = 2.8              # tiles of one grid lie within this many tile widths of a neighbour
+SWAP_P = 0.5              # a swap: each of two places reads as the other's code at least this surely
+DOUBLE_COS = 0.93         # a doubled face: two places' features at least this alike ...
+DOUBLE_P = 0.5            # ... and one reads as the other's code at least this surely
+FLIP_P = 0.9              # upside down: the flip head this sure ...
+BACK_P = 0.5              # a back reads as one at least this surely
+ECHO = 0.8                # detector peaks closer than this share of a tile's long side are one tile
+
+
+class EnrollError(VisionError):
+    """The grid photo cannot be learned from; the message names the row and column (1-based)."""
+
+    def __init__(self, message: str, row: int | None = None, col: int | None = None):
+        super().__init__(message)
+        self.row, self.col = row, col
+
+
+def expected_places(bonus: bool = True) -> dict[tuple[int, int], str]:
+    """(row, column) (0-based) -> code. Without bonus tiles rows 5-6 are short: F P, then the two backs."""
+    codes = list(FACES if bonus else [c for c in FACES if c not in BONUS_FACES]) + ["back", "back"]
+    if bonus:
+        return {divmod(i, COLS): c for i, c in enumerate(codes)}
+    places = {divmod(i, COLS): c for i, c in enumerate(codes[:34])}
+    places[(5, 0)] = places[(5, 1)] = "back"
+    return places
+
+
+def _where(rc: tuple[int, int]) -> str:
+    return f"row {rc[0] + 1}, column {rc[1] + 1}"
+
+
+@dataclass
+class Grid:
+    """The grid's tiles by place, in the rectified square, and its measured turn."""
+    places: dict[tuple[int, int], Seen]
+    angle: float                  # radians, the grid's turn (bottom seat's x axis -> grid rows)
+    pitch: tuple[float, float]    # centre to centre, across and along rows (px)
+
+
+def _largest_cluster(tiles: list[Seen]) -> list[Seen]:
+    """The tiles linked to each other within LINK_W tile widths: the grid, not a stray tile elsewhere."""
+    if len(tiles) < 2:
+        return tiles
+    xy = np.float64([[t.cx, t.cy] for t in tiles])
+    w = float(np.median([min(t.w, t.h) for t in tiles]))
+    d = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1))
+    label = list(range(len(tiles)))
+
+    def root(i):
+        while label[i] != i:
+            label[i] = label[label[i]]
+            i = label[i]
+        return i
+    for i, j in zip(*np.nonzero(d < LINK_W * w)):
+        a, b = root(i), root(j)
+        if a != b:
+            label[a] = b
+    roots = [root(i) for i in range(len(tiles))]
+    best = max(set(roots), key=roots.count)
+    return [t for t, r in zip(tiles, roots) if r == best]
+
+
+def merge_echoes(tiles: list[Seen], reach: float = ECHO) -> list[Seen]:
+    """One outline per tile: peaks closer than ``reach`` of the tiles' long side become one, their union.
+
+    Why: on large tiles the detector may raise two peaks on one tile (its top
+    and bottom half), each outlined too small. Tiles of the grid lie apart by
+    about half a tile, so two centres closer than most of a tile's height
+    are one tile; the union of their outlines is its true size.
+    """
+    if len(tiles) < 2:
+        return tiles
+    reach_px = reach * float(np.median([max(t.w, t.h) for t in tiles]))
+    xy = np.float64([[t.cx, t.cy] for t in tiles])
+    order = sorted(range(len(tiles)), key=lambda i: -tiles[i].confidence)
+    taken = np.zeros(len(tiles), bool)
+    out = []
+    for i in order:
+        if taken[i]:
+            continue
+        near = np.nonzero(~taken & (np.hypot(*(xy - xy[i]).T) < reach_px))[0]
+        taken[near] = True
+        if len(near) == 1:
+            out.append(tiles[i])
+            continue
+        ws = [min(tiles[j].w, tiles[j].h) for j in near]
+        hs = [max(tiles[j].w, tiles[j].h) for j in near]
+        x0 = min(xy[j, 0] - w / 2 for j, w in zip(near, ws))
+        x1 = max(xy[j, 0] + w / 2 for j, w in zip(near, ws))
+        y0 = min(xy[j, 1] - h / 2 for j, h in zip(near, hs))
+        y1 = max(xy[j, 1] + h / 2 for j, h in zip(near, hs))
+        t = tiles[i]
+        out.append(Seen((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0, 0, t.state, t.code, t.confidence))
+    return out
+
+
+def _lattice(vals: np.ndarray, split: float) -> tuple[np.ndarray, float]:
+    """(index of each value's line, the pitch) for values along one grid axis.
+
+    Values are cut into lines where sorted neighbours lie more than ``split``
+    apart; the pitch is the median distance of neighbouring lines, so a line
+    left out (an empty column) counts as two pitches, not one.
+    """
+    order = np.argsort(vals)
+    line = np.concatenate([[0], np.cumsum(np.diff(vals[order]) > split)])
+    centres = np.array([vals[order][line == k].mean() for k in range(line[-1] + 1)])
+    steps = np.diff(centres)
+    p = float(np.median(steps)) if len(steps) else 2 * split
+    if len(steps) > 2:  # an empty line doubles one step: use the steps near the smallest usual one
+        p = float(np.median(steps[steps < 1.5 * np.percentile(steps, 25)]))
+    idx = np.empty(len(vals), int)
+    idx[order] = np.round((centres - centres[0]) / p).astype(int)[line]
+    return idx, p
+
+
+def grid_places(tiles: list[Seen], bonus: bool = True) -> Grid:
+    """The tiles sorted into rows and columns as the bottom seat reads the grid.
+
+    Why a lattice and not sorting: a row short of a tile must still name the
+    empty place, so each tile's column is its distance from the grid's
+    left edge in pitches, not its rank in the row.
+    """
+    exp = expected_places(bonus)
+    tiles = _largest_cluster(merge_echoes(tiles))
+    if len(tiles) < 8:
+        raise EnrollError(f"found only {len(tiles)} tiles together on the mat, but the grid has {len(exp)}; "
+                          "lay the set out as docs/enrollment.md shows; nothing was stored")
+    xy = np.float64([[t.cx, t.cy] for t in tiles])
+    d = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    nn = d.argmin(1)
+    v = xy[nn] - xy
+    ang = np.arctan2(v[:, 1], v[:, 0])
+    folded = (ang + np.pi / 4) % (np.pi / 2) - np.pi / 4   # each neighbour direction folded into +-45 degrees
+    angle = float(np.arctan2(np.median(np.sin(4 * folded)), np.median(np.cos(4 * folded))) / 4)
+    c, s = np.cos(angle), np.sin(angle)
+    uv = (xy - xy.mean(0)) @ np.array([[c, -s], [s, c]])    # into the grid's own axes
+    w = float(np.median([min(t.w, t.h) for t in tiles]))
+    h = float(np.median([max(t.w, t.h) for t in tiles]))
+
+    rows, py = _lattice(uv[:, 1], 0.5 * h)
+    cols, px = _lattice(uv[:, 0], 0.5 * w)
+    places: dict[tuple[int, int], Seen] = {}
+    for t, r, k in zip(tiles, rows.tolist(), cols.tolist()):
+        if (r, k) in places:
+            raise EnrollError(f"two tiles lie at {_where((r, k))}; lay the tiles about half a tile apart "
+                              "in rows and columns; nothing was stored", r + 1, k + 1)
+        places[(r, k)] = t
+    if not bonus:  # the two backs may lie anywhere in the short last row
+        last = sorted([rc for rc in places if rc[0] == 5], key=lambda rc: rc[1])
+        if len(last) == 2:
+            for j, rc in enumerate(last):
+                places[(5, j)] = places.pop(rc) if rc != (5, j) else places[rc]
+    missing = sorted(set(exp) - set(places))
+    extra = sorted(set(places) - set(exp))
+    if extra:
+        rc = extra[0]
+        raise EnrollError(f"{_where(rc)}: a tile beyond the grid (it has {len(exp)} tiles"
+                          f"{'' if bonus else ' without flowers and seasons'}); nothing was stored", rc[0] + 1, rc[1] + 1)
+    if missing:
+        rc = missing[0]
+        raise EnrollError(f"{_where(rc)}: no tile there ({exp[rc]} belongs there); nothing was stored",
+                          rc[0] + 1, rc[1] + 1)
+    return Grid(places, angle, (px, py))
+
+
+def _quad(t: Seen, angle: float, w: float, h: float, dx=0.0, dy=0.0, turn=0.0, scale=1.0) -> np.ndarray:
+    """TL, TR, BR, BL of a tile upright for the bottom seat, turned with the grid (plus jitter)."""
+    a = angle + turn
+    up = np.array([np.sin(a), -np.cos(a)])
+    right = np.array([np.cos(a), np.sin(a)])
+    c = np.array([t.cx + dx * w, t.cy + dy * h])
+    hw, hh = w * scale / 2, h * scale / 2
+    return np.array([c + up * hh - right * hw, c + up * hh + right * hw, c - up * hh + right * hw,
+                     c - up * hh - right * hw])
+
+
+def _to_image(quads: np.ndarray, to_image: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(quads.reshape(-1, 1, 2), to_image).reshape(-1, 4, 2)
+
+
+@dataclass
+class Readings:
+    """Per place (in ``order``): the reader's upright and turned-round readings and features."""
+    order: list[tuple[int, int]]
+    probs: np.ndarray
+    flip: np.ndarray
+    emb: np.ndarray
+    turned: np.ndarray
+    jitter_emb: np.ndarray            # places x JITTERS x D
+    jitter_probs: np.ndarray          # places x JITTERS x 43
+    sizes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+
+
+def read_places(grid: Grid, image: np.ndarray, to_image: np.ndarray, models_dir=None, seed: int = 0) -> Readings:
+    """Read every place upright, turned round, and in JITTERS jittered crops (one reader batch).
+
+    Why jitter: at play the detector's outline is off by a few percent and a
+    degree or two; a prototype averaged over such crops matches the crops
+    recognition will cut.
+    """
+    order = sorted(grid.places)
+    ts = [grid.places[rc] for rc in order]
+    w = float(np.median([min(t.w, t.h) for t in ts]))
+    h = float(np.median([max(t.w, t.h) for t in ts]))
+    rng = np.random.default_rng(seed)
+    quads = []
+    for t in ts:
+        tw, th = min(t.w, t.h), max(t.w, t.h)
+        quads.append(_quad(t, grid.angle, tw, th))
+        quads.append(_quad(t, grid.angle, tw, th, turn=np.pi))
+        for j in range(JITTERS):
+            dx, dy = rng.normal(0, 0.035, 2)
+            quads.append(_quad(t, grid.angle, tw if j % 2 else w, th if j % 2 else h, dx, dy,
+                               turn=np.deg2rad(rng.normal(0, 2.0)), scale=float(rng.uniform(0.95, 1.06))))
+    q = _to_image(np.float64(quads), to_image)
+    probs, flip, emb = run_reader_embedding(reader_blob([crop_tile(image, x) for x in q]), models_dir)
+    k = 2 + JITTERS
+    n = len(ts)
+    return Readings(order, probs[0::k][:n], flip[0::k][:n], emb[0::k][:n], probs[1::k][:n],
+                    emb.reshape(n, k, -1)[:, 2:], probs.reshape(n, k, -1)[:, 2:], np.float64([[min(t.w, t.h), max(t.w, t.h)] for t in ts]))
+
+
+def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
+    """Raise EnrollError naming the first place that is clearly wrong (see the module docstring)."""
+    idx = {c: READER_CLASSES.index(c) for c in set(exp.values())}
+    back = READER_CLASSES.index("back")
+    code_at = [exp[rc] for rc in rd.order]
+    faces = [i for i, c in enumerate(code_at) if c != "back"]
+    for i, c in enumerate(code_at):  # backs and face-down tiles: the reader tells a back from a face reliably
+        rc = rd.order[i]
+        if c == "back" and rd.probs[i, back] < BACK_P and rd.turned[i, back] < BACK_P:
+            raise EnrollError(f"{_where(rc)}: a tile face down (its back) belongs there, but a face is up; "
+                              "nothing was stored", rc[0] + 1, rc[1] + 1)
+        if c != "back" and min(rd.probs[i, back], rd.turned[i, back]) > 0.9:
+            raise EnrollError(f"{_where(rc)}: the tile lies face down; {c} belongs there face up; nothing was stored",
+                              rc[0] + 1, rc[1] + 1)
+    where_code = {c: i for i, c in enumerate(code_at) if c != "back"}
+    top = rd.probs.argmax(1)
+    for i in faces:  # swapped pairs: each reads as the other's code
+        j = where_code.get(READER_CLASSES[top[i]])
+        if j is None or j == i:
+            continue
+        if (top[j] == idx[code_at[i]] and rd.probs[i, idx[code_at[j]]] > SWAP_P
+                and rd.probs[j, idx[code_at[i]]] > SWAP_P):
+            a, b = sorted((i, j))
+            ra, rb = rd.order[a], rd.order[b]
+            raise EnrollError(f"{_where(ra)} and {_where(rb)} are swapped ({code_at[b]} lies where {code_at[a]} "
+                              f"belongs and the other way round); nothing was stored", ra[0] + 1, ra[1] + 1)
+    e = rd.emb / np.linalg.norm(rd.emb, axis=1, keepdims=True)
+    sim = e @ e.T
+    for i in faces:  # a face laid twice: two places nearly alike, one reading as the other's code
+        for j in faces:
+            if j == i or sim[i, j] < DOUBLE_COS:
+                continue
+            pj = rd.probs[i, idx[code_at[j]]]
+            if pj > DOUBLE_P and pj > 5 * rd.probs[i, idx[code_at[i]]] and top[j] == idx[code_at[j]]:
+                rc, rj = rd.order[i], rd.order[j]
+                raise EnrollError(f"{_where(rc)}: {code_at[j]} a second time (as at {_where(rj)}) where "
+                                  f"{code_at[i]} belongs; nothing was stored", rc[0] + 1, rc[1] + 1)
+    # Upside down: the flip head sure, and the tile reads its own code surely turned round and hardly
+    # upright; only while the flip head is quiet on most of the grid (on crops cut badly it says
+    # "flipped" everywhere, which is no evidence about one tile).
+    quiet = float(np.median(rd.flip[faces, 1])) < 0.5
+    for i in faces if quiet else []:
+        k = idx[code_at[i]]
+        if rd.flip[i, 1] > FLIP_P and rd.turned[i, k] > 0.8 and rd.probs[i, k] < 0.1:
+            rc = rd.order[i]
+            raise EnrollError(f"{_where(rc)}: the tile ({code_at[i]}) lies upside down; turn it upright as the "
+                              "bottom seat reads it; nothing was stored", rc[0] + 1, rc[1] + 1)
+
+
+def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str, ...], np.ndarray, dict]:
+    """(classes, L2-normalised mean features, code -> (margin, nearest code)).
+
+    The margin of a face is how much closer its least typical jittered crop
+    lies to its own prototype than to any other face's (cosine): below zero
+    the set cannot tell that face apart, near zero it is the set's weak spot.
+    """
+    codes = [exp[rc] for rc in rd.order]
+    classes = tuple(c for c in READER_CLASSES if c in set(codes))
+    je = rd.jitter_emb / np.linalg.norm(rd.jitter_emb, axis=2, keepdims=True)
+    protos = []
+    for c in classes:
+        m = je[[i for i, x in enumerate(codes) if x == c]].reshape(-1, je.shape[2]).mean(0)
+        protos.append(m / np.linalg.norm(m))
+    protos = np.float32(protos)
+    margins = {}
+    for i, c in enumerate(codes):
+        if c == "back" or c in margins:
+            continue
+        k = classes.index(c)
+        s = je[i] @ protos.T
+        own = s[:, k].copy()
+        s[:, k] = -np.inf
+        worst = int(np.argmin(own - s.max(1)))
+        margins[c] = (float(own[worst] - s[worst].max()), classes[int(s[worst].argmax())])
+    return classes, protos, margins
+
+
+def back_colour(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.ndarray) -> tuple[int, int, int]:
+    """The backs' median colour (BGR) over their middle, from the picture as taken."""
+    px = []
+    for rc in rd.order:
+        if exp[rc] != "back":
+            continue
+        t = grid.places[rc]
+        q = _to_image(_quad(t, grid.angle, min(t.w, t.h) * 0.5, max(t.w, t.h) * 0.5)[None], to_image)[0]
+        px.append(crop_tile(image, q, margin=0.0, size=(12, 16)).reshape(-1, 3))
+    return tuple(int(v) for v in np.median(np.concatenate(px), 0))
+
+
+TEMPERATURES = (0.02, 0.03, 0.05)
+WEIGHTS = (0.2, 0.4, 0.6, 0.8, 0.9, 1.0)
+
+
+def choose_blend(rd: Readings, exp: dict, classes: tuple[str, ...]) -> tuple[float, float]:
+    """(temperature, weight) of the blend that reads this set's own grid best, prototypes from half the crops.
+
+    Why per set: the reader reads a set like those it was trained on better
+    than any prototype (it tells h1 from h5 by a small number); on a set
+    whose faces it never saw it is confidently wrong, and the prototypes are
+    all there is. The grid shows which case this set is: prototypes are made
+    from half of the jittered crops and the blends are scored on the other
+    half (fraction read right, then mean log-probability of the true face);
+    between equal scores the lower weight wins (the trained reader is kept
+    where the set gives no reason to leave it).
+    """
+    codes = [exp[rc] for rc in rd.order]
+    half = JITTERS // 2
+    je = rd.jitter_emb / np.linalg.norm(rd.jitter_emb, axis=2, keepdims=True)
+    protos = []
+    for c in classes:
+        m = je[[i for i, x in enumerate(codes) if x == c], :half].reshape(-1, je.shape[2]).mean(0)
+        protos.append(m / np.linalg.norm(m))
+    test_e = je[:, half:].reshape(-1, je.shape[2])
+    test_p = rd.jitter_probs[:, half:].reshape(-1, rd.jitter_probs.shape[2])
+    want = np.repeat([READER_CLASSES.index(c) for c in codes], JITTERS - half)
+    best, choice = None, (TEMPERATURES[-1], WEIGHTS[0])
+    for t in TEMPERATURES:
+        for w in WEIGHTS:
+            p = TileSet("trial", "", classes, np.float32(protos), temperature=t, weight=w).read(test_p, test_e)
+            score = (round(float((p.argmax(1) == want).mean()), 4),
+                     round(float(np.log(p[np.arange(len(want)), want] + 1e-9).mean()), 2))
+            if best is None or score > best:
+                best, choice = score, (t, w)
+    return choice
+
+
+@dataclass
+class Enrollment:
+    """What enrollment learned, for the CLI and the display."""
+    tile_set: TileSet
+    seconds: float
+    grid_angle_deg: float
+    read_before: int           # faces the reader alone read right in the grid
+    read_after: int            # ... and with the learned set
+    faces: int
+
+    def weakest(self, n: int = 5) -> list[tuple[str, float, str]]:
+        m = self.tile_set.margins
+        return sorted(((c, v[0], v[1]) for c, v in m.items()), key=lambda x: x[1])[:n]
+
+
+def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None, *,
+                 name: str, bonus: bool = True, area_cm: float | None = None, models_dir=None) -> Enrollment:
+    """Learn a set from a decoded grid photo (``scale`` = its size / full size). Raises EnrollError."""
+    t0 = time.perf_counter()
+    w, h = full_size
+    if cal is None:
+        found = find_calibration(image)
+        if found is None:
+            raise EnrollError("no play area found in the picture; give its calibration with --calibration FILE")
+        cal = Calibration((w, h), tuple((x / scale, y / scale) for x, y in found.corners))
+    hom = cal.homography(DET_SIZE, scale)
+    rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
+    to_image = np.linalg.inv(hom)
+    tiles = [t for t in _in_view(detect(rectified, models_dir), to_image, image.shape[1], image.shape[0])
+             if not _in_corner(t.cx, t.cy, DET_SIZE)]
+    grid = grid_places(tiles, bonus)
+    exp = expected_places(bonus)
+    rd = read_places(grid, image, to_image, models_dir)
+    check_grid(rd, exp)
+    classes, protos, margins = prototypes(rd, exp)
+    temperature, weight = choose_blend(rd, exp, classes)
+    faces = [i for i, rc in enumerate(rd.order) if exp[rc] != "back"]
+    size = np.median(rd.sizes[faces], 0)
+    ts = TileSet(name=name, reader_sha256=reader_sha256(models_dir), classes=classes, prototypes=protos,
+                 tile_px=(float(size[0]), float(size[1])),
+                 tile_cm=None if not area_cm else (float(size[0] / DET_SIZE * area_cm), float(size[1] / DET_SIZE * area_cm)),
+                 area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image), margins=margins, bonus=bonus,
+                 temperature=temperature, weight=weight)
+    want = np.array([READER_CLASSES.index(exp[rc]) for rc in rd.order])
+    before = int((rd.probs.argmax(1) == want)[faces].sum())
+    after = int((ts.read(rd.probs, rd.emb).argmax(1) == want)[faces].sum())
+    return Enrollment(ts, time.perf_counter() - t0, float(np.rad2deg(grid.angle)), before, after, len(faces))
+
+
+def enroll_image(path: str, calibration_path: str | None = None, *, name: str, bonus: bool = True,
+                 area_cm: float | None = None, models_dir=None) -> Enrollment:
+    """Learn a set from the grid photo at ``path`` (see ``enroll_array``)."""
+    cal = load_calibration(calibration_path) if calibration_path else None
+    image, _sharp, (w, h), scale = load_still(path)
+    if cal is not None:
+        cal = check_fits(cal, w, h)
+    return enroll_array(image, (w, h), scale, cal, name=name, bonus=bonus, area_cm=area_cm, models_dir=models_dir)
