@@ -45,8 +45,9 @@ BONUS_FACES = tuple(c for c in FACES if c.startswith("h"))
 JITTERS = 8               # crops per tile for its prototype
 LINK_W = 2.8              # tiles of one grid lie within this many tile widths of a neighbour
 SWAP_P = 0.5              # a swap: each of two places reads as the other's code at least this surely
-DOUBLE_COS = 0.93         # a doubled face: two places' features at least this alike ...
-DOUBLE_P = 0.5            # ... and one reads as the other's code at least this surely
+DOUBLE_COS = 0.85         # a doubled face: two places' features at least this alike ...
+DOUBLE_P = 0.8            # ... and one reads as the other's code at least this surely
+RELIABLE = 0.75           # swaps and doubles are judged only where the reader reads this share of the grid
 FLIP_P = 0.9              # upside down: the flip head this sure ...
 BACK_P = 0.5              # a back reads as one at least this surely
 ECHO = 0.8                # detector peaks closer than this share of a tile's long side are one tile
@@ -234,6 +235,7 @@ class Readings:
     turned: np.ndarray
     jitter_emb: np.ndarray            # places x JITTERS x D
     jitter_probs: np.ndarray          # places x JITTERS x 43
+    turned_emb: np.ndarray            # the jittered crops turned round: places x JITTERS x D
     sizes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
@@ -259,11 +261,15 @@ def read_places(grid: Grid, image: np.ndarray, to_image: np.ndarray, models_dir=
             quads.append(_quad(t, grid.angle, tw if j % 2 else w, th if j % 2 else h, dx, dy,
                                turn=np.deg2rad(rng.normal(0, 2.0)), scale=float(rng.uniform(0.95, 1.06))))
     q = _to_image(np.float64(quads), to_image)
-    probs, flip, emb = run_reader_embedding(reader_blob([crop_tile(image, x) for x in q]), models_dir)
+    crops = [crop_tile(image, x) for x in q]
     k = 2 + JITTERS
     n = len(ts)
-    return Readings(order, probs[0::k][:n], flip[0::k][:n], emb[0::k][:n], probs[1::k][:n],
-                    emb.reshape(n, k, -1)[:, 2:], probs.reshape(n, k, -1)[:, 2:], np.float64([[min(t.w, t.h), max(t.w, t.h)] for t in ts]))
+    crops += [np.ascontiguousarray(c[::-1, ::-1]) for j, c in enumerate(crops) if j % k >= 2]  # turned round
+    probs, flip, emb = run_reader_embedding(reader_blob(crops), models_dir)
+    m = n * k
+    return Readings(order, probs[0:m:k], flip[0:m:k], emb[0:m:k], probs[1:m:k],
+                    emb[:m].reshape(n, k, -1)[:, 2:], probs[:m].reshape(n, k, -1)[:, 2:],
+                    emb[m:].reshape(n, JITTERS, -1), np.float64([[min(t.w, t.h), max(t.w, t.h)] for t in ts]))
 
 
 def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
@@ -282,7 +288,10 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
                               rc[0] + 1, rc[1] + 1)
     where_code = {c: i for i, c in enumerate(code_at) if c != "back"}
     top = rd.probs.argmax(1)
-    for i in faces:  # swapped pairs: each reads as the other's code
+    # The reader's misreadings are evidence of the player's mistake only where it reads this set:
+    # on a set it never saw, two faces read as each other's code is the reader's confusion.
+    reliable = np.mean([top[i] == idx[code_at[i]] for i in faces]) >= RELIABLE
+    for i in faces if reliable else []:  # swapped pairs: each reads as the other's code
         j = where_code.get(READER_CLASSES[top[i]])
         if j is None or j == i:
             continue
@@ -294,7 +303,7 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
                               f"belongs and the other way round); nothing was stored", ra[0] + 1, ra[1] + 1)
     e = rd.emb / np.linalg.norm(rd.emb, axis=1, keepdims=True)
     sim = e @ e.T
-    for i in faces:  # a face laid twice: two places nearly alike, one reading as the other's code
+    for i in faces if reliable else []:  # a face laid twice: two places nearly alike, one reading as the other's code
         for j in faces:
             if j == i or sim[i, j] < DOUBLE_COS:
                 continue
@@ -315,8 +324,11 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
                               "bottom seat reads it; nothing was stored", rc[0] + 1, rc[1] + 1)
 
 
-def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str, ...], np.ndarray, dict]:
-    """(classes, L2-normalised mean features, code -> (margin, nearest code)).
+def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str, ...], np.ndarray, dict, np.ndarray]:
+    """(classes, L2-normalised mean features, code -> (margin, nearest code), the same features turned round).
+
+    The turned-round prototypes catch a tile whose crop was cut upside down
+    (the detector cannot know which way up a face it never saw lies).
 
     The margin of a face is how much closer its least typical jittered crop
     lies to its own prototype than to any other face's (cosine): below zero
@@ -330,6 +342,11 @@ def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str
         m = je[[i for i, x in enumerate(codes) if x == c]].reshape(-1, je.shape[2]).mean(0)
         protos.append(m / np.linalg.norm(m))
     protos = np.float32(protos)
+    te = rd.turned_emb / np.linalg.norm(rd.turned_emb, axis=2, keepdims=True)
+    turned = []
+    for c in classes:
+        m = te[[i for i, x in enumerate(codes) if x == c]].reshape(-1, te.shape[2]).mean(0)
+        turned.append(m / np.linalg.norm(m))
     margins = {}
     for i, c in enumerate(codes):
         if c == "back" or c in margins:
@@ -340,7 +357,7 @@ def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str
         s[:, k] = -np.inf
         worst = int(np.argmin(own - s.max(1)))
         margins[c] = (float(own[worst] - s[worst].max()), classes[int(s[worst].argmax())])
-    return classes, protos, margins
+    return classes, protos, margins, np.float32(turned)
 
 
 def back_colour(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.ndarray) -> tuple[int, int, int]:
@@ -426,11 +443,12 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
     exp = expected_places(bonus)
     rd = read_places(grid, image, to_image, models_dir)
     check_grid(rd, exp)
-    classes, protos, margins = prototypes(rd, exp)
+    classes, protos, margins, turned = prototypes(rd, exp)
     temperature, weight = choose_blend(rd, exp, classes)
     faces = [i for i, rc in enumerate(rd.order) if exp[rc] != "back"]
     size = np.median(rd.sizes[faces], 0)
     ts = TileSet(name=name, reader_sha256=reader_sha256(models_dir), classes=classes, prototypes=protos,
+                 turned=turned,
                  tile_px=(float(size[0]), float(size[1])),
                  tile_cm=None if not area_cm else (float(size[0] / DET_SIZE * area_cm), float(size[1] / DET_SIZE * area_cm)),
                  area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image), margins=margins, bonus=bonus,

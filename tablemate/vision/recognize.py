@@ -32,7 +32,7 @@ from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_S
                        quad_from_box, reader_blob)
 from .errors import VisionError
 from .grouping import SIDES, Seen, empty_seat, group_tiles, lay_down_centre_tiles
-from .models import run_detector, run_reader
+from .models import run_detector, run_reader, run_reader_embedding
 from .tile_counts import assign_within_counts
 
 HEAT_THRESHOLD = 0.35
@@ -195,13 +195,26 @@ def one_outline_per_tile(tiles: list[Seen]) -> list[Seen]:
     return [tiles[i] for i in sorted(kept)]
 
 
+def _read_crops(blob: np.ndarray, models_dir, tile_set=None) -> tuple[np.ndarray, np.ndarray]:
+    """The reader's (face probabilities, upside-down probabilities) for a batch of crops.
+
+    With a learned set (``vision.tile_set``, docs/enrollment.md) the face
+    probabilities are the set's blend of the reader's and its prototypes';
+    the features come from the same forward pass, so it costs no extra read.
+    """
+    if tile_set is None:
+        return run_reader(blob, models_dir)
+    probs, flip, emb = run_reader_embedding(blob, models_dir)
+    return tile_set.read(probs, emb), flip
+
+
 UNSURE = 0.5  # a reading below this is tried again turned a quarter
 SECOND_LOOK_MAX = 12  # tiles given a second look after grouping, least sure first (bounds the time)
 
 
 def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, image: np.ndarray,
                      to_image: np.ndarray, models_dir, candidates: list[int] | None = None,
-                     detail: Detail | None = None) -> bool:
+                     detail: Detail | None = None, tile_set=None) -> bool:
     """Read unsure tiles again turned by a quarter either way, or round; keep a sure reading if one comes.
 
     Unsure: below ``UNSURE`` for the code the set's counts allow (a tile whose
@@ -229,7 +242,7 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
         alts = _turns(faces[i])
         turned += alts
         owner += [i] * len(alts)
-    p2, _ = run_reader(reader_blob([crop_tile(image, q) for q in _quads(turned, to_image)]), models_dir)
+    p2, _ = _read_crops(reader_blob([crop_tile(image, q) for q in _quads(turned, to_image)]), models_dir, tile_set)
     if detail is not None:
         detail.look(turned, p2, models_dir=models_dir, limit=len(turned))
     for cand, alt, i in zip(p2, turned, owner):
@@ -272,7 +285,8 @@ class Detail:
         return bonus_look.closer_look(probs, self.image, _quads(faces, self.to_image), rows, models_dir, limit)
 
 
-def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None, detail: Detail | None = None):
+def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None, detail: Detail | None = None,
+         tile_set=None):
     """Read every lying tile (in place): code, confidence, and orientation fixed if it was upside down.
 
     Face-down tiles are read too and the reader has the last word on face up
@@ -280,33 +294,52 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     the detector, but the reader, which sees the crop at full resolution,
     tells them apart (on held-out looks it turned no true back face up).
     Tiles that may be flowers or seasons get a closer look in ``detail``
-    (``image`` itself when no sharper picture is at hand).
+    (``image`` itself when no sharper picture is at hand). ``tile_set``: a
+    learned set whose prototypes are blended into every reading, and again
+    after the bonus reader's say (the player's own flowers count too).
     """
     faces = [t for t in tiles if t.state != "standing"]
     if not faces:
         return faces, np.zeros((0, len(READER_CLASSES)), np.float32)
 
-    probs, flip = run_reader(reader_blob([crop_tile(image, q) for q in _quads(faces, to_image)]), models_dir)
+    blob = reader_blob([crop_tile(image, q) for q in _quads(faces, to_image)])
+    if tile_set is None:
+        probs, flip = run_reader(blob, models_dir)
+    else:
+        raw, flip, emb = run_reader_embedding(blob, models_dir)
+        proto = tile_set.prototype_probs(emb)
+        probs = tile_set.blend(raw, proto)
     again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
     if again:
         for i in again:
             faces[i].orient = (faces[i].orient + 2) % 4
-        p2, _ = run_reader(reader_blob([crop_tile(image, q) for q in _quads([faces[i] for i in again], to_image)]),
-                           models_dir)
+        blob2 = reader_blob([crop_tile(image, q) for q in _quads([faces[i] for i in again], to_image)])
+        if tile_set is None:
+            p2, _ = run_reader(blob2, models_dir)
+        else:
+            raw2, _, emb2 = run_reader_embedding(blob2, models_dir)
+            proto2 = tile_set.prototype_probs(emb2)
+            p2 = tile_set.blend(raw2, proto2)
         for j, i in enumerate(again):
             if p2[j].max() >= probs[i].max():
                 probs[i] = p2[j]
+                if tile_set is not None:
+                    proto[i] = proto2[j]
             else:
                 faces[i].orient = (faces[i].orient + 2) % 4
     detail = detail or Detail(image, to_image)
-    detail.look(faces, probs, models_dir=models_dir)
-    _reread_sideways(faces, probs, assign_within_counts(probs), image, to_image, models_dir, detail=detail)
+    looked = detail.look(faces, probs, models_dir=models_dir)
+    if tile_set is not None and looked:
+        probs[looked] = tile_set.blend(probs[looked], proto[looked])
+    _reread_sideways(faces, probs, assign_within_counts(probs), image, to_image, models_dir, detail=detail,
+                     tile_set=tile_set)
     _settle_codes(faces, probs)
     return faces, probs
 
 
 def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndarray, image: np.ndarray,
-                            to_image: np.ndarray, models_dir=None, detail: Detail | None = None) -> dict:
+                            to_image: np.ndarray, models_dir=None, detail: Detail | None = None,
+                            tile_set=None) -> dict:
     """Group the tiles; tiles of a seat that fit no convention are read again turned a quarter.
 
     Why: a claimed tile lies turned, and when the detector outlines it as an
@@ -327,7 +360,7 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     unknown_before = sum(t.role == "unknown" for t in tiles)
     trial = probs.copy()
     if not _reread_sideways(faces, trial, assign_within_counts(trial), image, to_image, models_dir,
-                            candidates=odd, detail=detail or Detail(image, to_image)):
+                            candidates=odd, detail=detail or Detail(image, to_image), tile_set=tile_set):
         return seats
     _settle_codes(faces, trial)
     for t in tiles:
@@ -371,12 +404,13 @@ def _in_corner(x: float, y: float, size: float) -> bool:
 
 
 def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
-                    models_dir=None, timings: dict | None = None, detail: np.ndarray | None = None) -> dict:
+                    models_dir=None, timings: dict | None = None, detail: np.ndarray | None = None,
+                    tile_set=None) -> dict:
     """The recognition of an already decoded image (``scale`` = its size / full size).
 
     ``detail``: the same picture at a higher resolution (the camera's full
     still), from which flowers and seasons are read; without it they are
-    read from ``image``.
+    read from ``image``. ``tile_set``: a learned set (``vision.tile_set``) to read the tiles with.
     """
     tm = timings if timings is not None else {}
     t0 = time.perf_counter()
@@ -402,10 +436,10 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     lay_down_centre_tiles(tiles, DET_SIZE)
     zoom = 1.0 if detail is None else detail.shape[1] / image.shape[1]
     closer = Detail(image if detail is None else detail, np.diag([zoom, zoom, 1.0]) @ to_image)
-    faces, probs = read(tiles, image, to_image, models_dir, closer)
+    faces, probs = read(tiles, image, to_image, models_dir, closer, tile_set)
     tm["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    seats = _group_with_second_look(tiles, faces, probs, image, to_image, models_dir, closer)
+    seats = _group_with_second_look(tiles, faces, probs, image, to_image, models_dir, closer, tile_set)
     to_full = np.linalg.inv(cal.homography(DET_SIZE, 1.0))
     out_tiles = []
     for t in tiles:
@@ -421,7 +455,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
 
 
 def recognize_image(path: str, calibration_path: str | None = None, *, models_dir=None,
-                    timings: dict | None = None) -> dict:
+                    timings: dict | None = None, tile_set=None) -> dict:
     """The recognition (docs/formats.md) of the photo at ``path``.
 
     ``calibration_path``: a docs/table-setup.md calibration file; without it the play
@@ -429,6 +463,7 @@ def recognize_image(path: str, calibration_path: str | None = None, *, models_di
     empty recognition. Raises ``VisionError`` (a ``TablemateError``) with a
     player-readable message for an unreadable or empty image, a calibration
     that does not fit the image, or a missing or corrupt model file.
+    ``tile_set``: a learned set (``vision.tile_set.load_set``) to read the tiles with.
     """
     tm = timings if timings is not None else {}
     t0 = time.perf_counter()
@@ -437,4 +472,4 @@ def recognize_image(path: str, calibration_path: str | None = None, *, models_di
     if cal is not None:
         cal = check_fits(cal, w, h)
     tm["load"] = time.perf_counter() - t0
-    return recognize_array(image, (w, h), scale, cal, models_dir, tm, detail=sharp)
+    return recognize_array(image, (w, h), scale, cal, models_dir, tm, detail=sharp, tile_set=tile_set)

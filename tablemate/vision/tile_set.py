@@ -54,6 +54,7 @@ class TileSet:
     reader_sha256: str
     classes: tuple[str, ...]              # the faces with a prototype (``back`` included), READER_CLASSES order
     prototypes: np.ndarray                # len(classes) x D, rows L2-normalised
+    turned: np.ndarray | None = None      # the same faces turned round (crops cut upside down)
     created: float = field(default_factory=time.time)
     tile_px: tuple[float, float] = (0.0, 0.0)   # face width, height in the rectified 640 px square
     tile_cm: tuple[float, float] | None = None  # the same in cm, when the play area's side was given
@@ -68,6 +69,7 @@ class TileSet:
 
     def __post_init__(self) -> None:
         self.prototypes = np.asarray(self.prototypes, np.float32)
+        self.turned = self.prototypes if self.turned is None else np.asarray(self.turned, np.float32)
         self._index = np.array([READER_CLASSES.index(c) for c in self.classes])
 
     def prototype_probs(self, emb: np.ndarray) -> np.ndarray:
@@ -78,7 +80,7 @@ class TileSet:
         """
         e = np.asarray(emb, np.float32)
         e = e / np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-8)
-        z = (e @ self.prototypes.T) / self.temperature
+        z = np.maximum(e @ self.prototypes.T, e @ self.turned.T) / self.temperature
         z = np.exp(z - z.max(1, keepdims=True))
         out = np.zeros((len(e), len(READER_CLASSES)), np.float32)
         out[:, self._index] = z / z.sum(1, keepdims=True)
@@ -109,6 +111,7 @@ class TileSet:
             "reader_sha256": self.reader_sha256, "classes": list(self.classes),
             "dim": int(self.prototypes.shape[1]),
             "prototypes": [[round(float(v), 6) for v in row] for row in self.prototypes],
+            "turned": [[round(float(v), 6) for v in row] for row in self.turned],
             "tile_px": [round(float(v), 2) for v in self.tile_px],
             "tile_cm": None if self.tile_cm is None else [round(float(v), 2) for v in self.tile_cm],
             "area_cm": self.area_cm, "back_bgr": [int(v) for v in self.back_bgr],
@@ -167,13 +170,14 @@ def parse(data: object, path: Path) -> TileSet:
     try:
         classes = tuple(data["classes"])
         protos = np.asarray(data["prototypes"], np.float32)
-        if (protos.ndim != 2 or protos.shape != (len(classes), int(data["dim"])) or not set(classes) <= set(READER_CLASSES)
+        turned = np.asarray(data["turned"], np.float32)
+        if (protos.ndim != 2 or turned.shape != protos.shape or protos.shape != (len(classes), int(data["dim"])) or not set(classes) <= set(READER_CLASSES)
                 or "back" not in classes or not np.isfinite(protos).all()):
             raise ValueError
         order = sorted(range(len(classes)), key=lambda i: READER_CLASSES.index(classes[i]))
         return TileSet(
             name=str(data["name"]), reader_sha256=str(data["reader_sha256"]),
-            classes=tuple(classes[i] for i in order), prototypes=protos[order], created=float(data["created"]),
+            classes=tuple(classes[i] for i in order), prototypes=protos[order], turned=turned[order], created=float(data["created"]),
             tile_px=tuple(float(v) for v in data["tile_px"]),
             tile_cm=None if data.get("tile_cm") is None else tuple(float(v) for v in data["tile_cm"]),
             area_cm=data.get("area_cm"), back_bgr=tuple(int(v) for v in data["back_bgr"]),
