@@ -22,6 +22,8 @@ SUBCOMMAND_MODULES = [
     "tablemate.device.cli_demo",
     "tablemate.device.cli_track",
     "tablemate.device.cli_markers",
+    "tablemate.device.cli_enroll",
+    "tablemate.device.cli_sets",
     "tablemate.club.cli_club",
 ]
 

@@ -13,6 +13,7 @@ def register(subparsers) -> None:
                               description="Print the recognition of a table photo (docs/formats.md).")
     p.add_argument("image", metavar="IMAGE", help="a photo of the table (JPEG or PNG)")
     p.add_argument("--calibration", metavar="FILE", help="play-area corners (docs/table-setup.md); found automatically if absent")
+    p.add_argument("--set", metavar="NAME", help="read the tiles with a set learned by 'tablemate enroll'")
     p.add_argument("--json", action="store_true", help="print the recognition JSON")
     p.add_argument("--overlay", metavar="OUT.png", help="also write a picture with every tile outlined and labelled")
     p.set_defaults(func=run)
@@ -32,7 +33,11 @@ def _summary(rec: dict) -> str:
 def run(args: argparse.Namespace) -> int:
     from tablemate.vision.recognize import recognize_image
     try:
-        rec = recognize_image(args.image, args.calibration)
+        tile_set = None
+        if args.set:
+            from tablemate.vision.tile_set import load_set
+            tile_set = load_set(args.set)
+        rec = recognize_image(args.image, args.calibration, tile_set=tile_set)
         if args.overlay:
             import cv2
             from tablemate.vision.overlay import draw_overlay

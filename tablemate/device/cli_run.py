@@ -55,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
         if args.calibration:
             from ..vision.calibration import load_calibration
             calibration = load_calibration(args.calibration)
+        tile_set = None
+        if cfg.tile_set:  # the players' own set, learned by `tablemate enroll` (docs/enrollment.md)
+            from ..vision.tile_set import load_set, sets_dir
+            tile_set = load_set(cfg.tile_set, sets_dir(db_path=cfg.db))
         strings = Strings(cfg.language)
         ledger = Ledger(cfg.db)
         lights = SeatLights.from_config(cfg.pins)
@@ -65,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     app = Appliance(ledger, Outputs(lights, display, strings), buttons, lambda: open_camera(cfg.camera),
                     rules=cfg.rules, options=cfg.options, players=cfg.players,
-                    recognize=FrameVision(calibration, store=Path(cfg.db).with_name(FOUND_CALIBRATION)),
+                    recognize=FrameVision(calibration, store=Path(cfg.db).with_name(FOUND_CALIBRATION),
+                                          tile_set=tile_set),
                     frame_interval=args.frame_interval)
     try:
         app.start()

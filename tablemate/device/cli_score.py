@@ -52,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a house rule of the rule set")
     # Photo scoring (vision).
     p.add_argument("--calibration", metavar="FILE", help="table corners for a photo")
+    p.add_argument("--set", metavar="NAME", help="read a photo's tiles with a set learned by 'tablemate enroll'")
     p.add_argument("--winner", choices=SIDES, help="photo: the side that went out")
     p.add_argument("--discarder", choices=SIDES, help="photo: the side that discarded the winning tile")
     p.add_argument("--east", choices=SIDES, default="bottom", help="photo: the side that is East (default bottom)")
@@ -122,6 +123,7 @@ def _hand_from_photo(args: argparse.Namespace) -> Hand:
     return hand_from_photo(
         args.hand,
         calibration=args.calibration,
+        tile_set=args.set,
         winner=args.winner,
         discarder=args.discarder,
         east=args.east,

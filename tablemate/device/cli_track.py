@@ -22,6 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("source", metavar="FRAMES_DIR_OR_VIDEO")
     p.add_argument("--calibration", metavar="FILE",
                    help="the table's calibration (default: found automatically once and kept, as the appliance does)")
+    p.add_argument("--set", metavar="NAME", help="read the tiles with a set learned by 'tablemate enroll'")
     p.add_argument("--east", choices=SIDES, default="bottom", help="the dealer's side, whose turn it is first")
     p.add_argument("--confirm", type=int, default=1, metavar="N",
                    help="frames a change must be seen in before it counts (default 1)")
@@ -52,7 +53,11 @@ def run(args: argparse.Namespace) -> int:
             calibration = load_calibration(args.calibration)
         camera = FileCamera(source)
         tracker = TurnTracker(turn=args.east, confirm=max(1, args.confirm))
-        vision = FrameVision(calibration)
+        tile_set = None
+        if args.set:
+            from ..vision.tile_set import load_set
+            tile_set = load_set(args.set)
+        vision = FrameVision(calibration, tile_set=tile_set)
     except (CameraError, TablemateError, ValueError) as err:
         print(f"tablemate track: {err}", file=sys.stderr)
         return 1

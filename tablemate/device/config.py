@@ -114,6 +114,9 @@ class Config:
     pins: PinsConfig = field(default_factory=PinsConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     club: ClubConfig = field(default_factory=ClubConfig)
+    #: A tile set learned by `tablemate enroll` (docs/enrollment.md), kept in ``sets/`` beside ``db``
+    #: (or $TABLEMATE_SETS); None reads tiles with the trained reader alone.
+    tile_set: str | None = None
 
 
 #: Size and colour mode of each display driver when the file gives none.
@@ -153,6 +156,7 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
         pins=_pins(r.sub("pins")),
         display=_display(r.sub("display")),
         club=_club(r.sub("club"), base_dir),
+        tile_set=r.get("tile_set", (str,), None),
     )
     r.done()
     return cfg

@@ -55,8 +55,9 @@ class FrameVision:
     """``vision(image) -> recognition`` (docs/formats.md "A recognition") for one camera's images."""
 
     def __init__(self, calibration: Calibration | None = None, *, store: str | Path | None = None,
-                 keeper: CalibrationKeeper | None = None, models_dir=None) -> None:
+                 keeper: CalibrationKeeper | None = None, models_dir=None, tile_set=None) -> None:
         self.fixed = calibration
+        self.tile_set = tile_set  # a learned set (vision.tile_set), or None for the trained reader alone
         self.keeper = keeper or CalibrationKeeper()
         self.store = Path(store) if store else None
         self.models_dir = models_dir
@@ -71,11 +72,11 @@ class FrameVision:
         small, scale = shrink(image)
         if self.fixed is not None:
             return recognize_array(small, (w, h), scale, check_fits(self.fixed, w, h), self.models_dir,
-                                   detail=image)
+                                   detail=image, tile_set=self.tile_set)
         before = self.keeper.kept
         cal = self._automatic(small, scale, w, h)
         rec = (empty_recognition(w, h) if cal is None
-               else recognize_array(small, (w, h), scale, cal, self.models_dir, detail=image))
+               else recognize_array(small, (w, h), scale, cal, self.models_dir, detail=image, tile_set=self.tile_set))
         self.keeper.saw(shows_table(rec))
         if self.keeper.kept is not before:
             self._stored(self.keeper.kept)

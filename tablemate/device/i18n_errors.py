@@ -67,6 +67,51 @@ MESSAGES: dict[str, tuple[str, str]] = {
                                     "die Kalibrierdatei {path} ist kein JSON"),
     "vision.calibration_size": ("the calibration is for a {cal} image but this image is {image}",
                                 "die Kalibrierung gilt für ein Bild von {cal}, dieses Bild hat aber {image}"),
+    # tile sets and enrollment (vision/tile_set.py, vision/enroll.py; docs/enrollment.md)
+    "sets.missing": ("there is no tile set named {name} in {folder}; enroll it with 'tablemate enroll IMAGE --name {name2}'",
+                     "es gibt keinen Steinsatz namens {name} in {folder}; ihn mit 'tablemate enroll BILD --name {name2}' "
+                     "anlernen"),
+    "sets.damaged": ("the tile set file {path} is damaged or not a tile set; enroll the set again",
+                     "die Steinsatz-Datei {path} ist beschädigt oder kein Steinsatz; den Satz neu anlernen"),
+    "sets.other_models": ("the tile set {name} was learned for other models (the reader has been updated); "
+                          "enroll the set again",
+                          "der Steinsatz {name} wurde für andere Modelle angelernt (der Leser wurde erneuert); "
+                          "den Satz neu anlernen"),
+    "sets.bad_name": ("'{name}' is not a usable set name (use 1-40 letters, digits, - or _)",
+                      "'{name}' taugt nicht als Name eines Satzes (1-40 Buchstaben, Ziffern, - oder _ verwenden)"),
+    "enroll.no_area": ("no play area found in the picture; give its calibration with --calibration FILE",
+                       "keine Spielfläche im Bild gefunden; ihre Kalibrierung mit --calibration DATEI angeben"),
+    "enroll.too_few": ("found only {n} tiles together on the mat, but the grid has {m}; lay the set out as "
+                       "docs/enrollment.md shows; nothing was stored",
+                       "nur {n} Steine beieinander gefunden, das Raster hat aber {m}; den Satz wie in "
+                       "docs/enrollment.md auslegen; nichts wurde gespeichert"),
+    "enroll.two_at": ("two tiles lie at row {r}, column {c}; lay the tiles about half a tile apart in rows and "
+                      "columns; nothing was stored",
+                      "in Reihe {r}, Spalte {c} liegen zwei Steine; die Steine in Reihen und Spalten etwa einen "
+                      "halben Stein auseinander legen; nichts wurde gespeichert"),
+    "enroll.beyond": ("row {r}, column {c}: a tile beyond the grid of {n} tiles; nothing was stored",
+                      "Reihe {r}, Spalte {c}: ein Stein außerhalb des Rasters aus {n} Steinen; nichts wurde gespeichert"),
+    "enroll.empty": ("row {r}, column {c}: no tile there ({code} belongs there); nothing was stored",
+                     "Reihe {r}, Spalte {c}: dort liegt kein Stein (dorthin gehört {code}); nichts wurde gespeichert"),
+    "enroll.back_wanted": ("row {r}, column {c}: a tile face down (its back) belongs there, but a face is up; "
+                           "nothing was stored",
+                           "Reihe {r}, Spalte {c}: dorthin gehört ein verdeckter Stein (seine Rückseite), "
+                           "es liegt aber eine Vorderseite oben; nichts wurde gespeichert"),
+    "enroll.face_down": ("row {r}, column {c}: the tile lies face down; {code} belongs there face up; nothing was stored",
+                         "Reihe {r}, Spalte {c}: der Stein liegt verdeckt; dorthin gehört {code} offen; "
+                         "nichts wurde gespeichert"),
+    "enroll.swapped": ("row {r}, column {c} and row {r2}, column {c2} are swapped ({a} lies where {b} belongs and "
+                       "the other way round); nothing was stored",
+                       "Reihe {r}, Spalte {c} und Reihe {r2}, Spalte {c2} sind vertauscht ({a} liegt, wo {b} "
+                       "hingehört, und umgekehrt); nichts wurde gespeichert"),
+    "enroll.doubled": ("row {r}, column {c}: {a} a second time (as at row {r2}, column {c2}) where {b} belongs; "
+                       "nothing was stored",
+                       "Reihe {r}, Spalte {c}: {a} ein zweites Mal (wie in Reihe {r2}, Spalte {c2}), wo {b} "
+                       "hingehört; nichts wurde gespeichert"),
+    "enroll.upside_down": ("row {r}, column {c}: the tile ({code}) lies upside down; turn it upright as the bottom "
+                           "seat reads it; nothing was stored",
+                           "Reihe {r}, Spalte {c}: der Stein ({code}) liegt auf dem Kopf; ihn aufrecht drehen, wie "
+                           "der untere Platz ihn liest; nichts wurde gespeichert"),
     # camera (device/camera.py)
     "camera.bad_frame": ("{path}: cannot read this image (damaged or not an image)",
                          "{path}: dieses Bild ist nicht lesbar (beschädigt oder kein Bild)"),

@@ -77,9 +77,13 @@ def hand_from_recognition(
     )
 
 
-def hand_from_photo(path: str, *, calibration: str | None = None, **kwargs) -> Hand:
+def hand_from_photo(path: str, *, calibration: str | None = None, tile_set: str | None = None, **kwargs) -> Hand:
     try:
         from ..vision.recognize import recognize_image
     except ImportError as err:  # pragma: no cover - only without the vision package
         raise TablemateError(f"scoring a photo needs the vision part of tablemate ({err})") from None
-    return hand_from_recognition(recognize_image(path, calibration), **kwargs)
+    learned = None
+    if tile_set:  # a set learned by `tablemate enroll` (docs/enrollment.md)
+        from ..vision.tile_set import load_set
+        learned = load_set(tile_set)
+    return hand_from_recognition(recognize_image(path, calibration, tile_set=learned), **kwargs)

@@ -201,8 +201,8 @@ def grid_places(tiles: list[Seen], bonus: bool = True) -> Grid:
     extra = sorted(set(places) - set(exp))
     if extra:
         rc = extra[0]
-        raise EnrollError(f"{_where(rc)}: a tile beyond the grid (it has {len(exp)} tiles"
-                          f"{'' if bonus else ' without flowers and seasons'}); nothing was stored", rc[0] + 1, rc[1] + 1)
+        raise EnrollError(f"{_where(rc)}: a tile beyond the grid of {len(exp)} tiles; nothing was stored",
+                          rc[0] + 1, rc[1] + 1)
     if missing:
         rc = missing[0]
         raise EnrollError(f"{_where(rc)}: no tile there ({exp[rc]} belongs there); nothing was stored",

@@ -1,0 +1,67 @@
+"""`tablemate enroll IMAGE [--calibration FILE] --name NAME [--no-bonus]`: learn the players' own tile set.
+
+See docs/enrollment.md. The photo shows the grid of TABLE.md "Enrolling a
+set"; a grid with a tile missing, doubled, swapped or upside down is
+refused with one message naming the row and column, and nothing is stored.
+Exit codes: 0 learned and stored, 1 the photo or grid is refused, 2 usage.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("enroll", help="learn your own tile set from one photo of it laid out as a grid",
+                       description="Learn a tile set from a photo of its 42 faces and two backs laid out in "
+                                   "6 rows of 8 (docs/enrollment.md), and store it as NAME.")
+    p.add_argument("image", metavar="IMAGE", help="a photo of the grid (JPEG or PNG), taken by the table's camera")
+    p.add_argument("--calibration", metavar="FILE", help="play-area corners (docs/table-setup.md); found automatically if absent")
+    p.add_argument("--name", required=True, help="what to call the set (letters, digits, - and _)")
+    p.add_argument("--no-bonus", action="store_true", help="the set has no flowers and seasons (rows 5-6 short)")
+    p.add_argument("--area-cm", type=float, default=None, metavar="CM",
+                   help="the play area's side in cm, to give the tile size in cm too")
+    p.add_argument("--sets", metavar="DIR", help="where sets are kept (default $TABLEMATE_SETS or sets/ beside the ledger)")
+    p.set_defaults(func=run)
+
+
+def describe(en) -> str:
+    """What was learned, for a player: tile size, back colour, how well each face is told apart."""
+    ts = en.tile_set
+    w, h = ts.tile_px
+    size = f"{w:.0f} x {h:.0f} px of the 640 px play area ({w / 640:.1%} of its side)"
+    if ts.tile_cm:
+        size += f", {ts.tile_cm[0]:.1f} x {ts.tile_cm[1]:.1f} cm"
+    lines = [f"learned the set {ts.name}: {en.faces} faces{'' if ts.bonus else ' (no flowers and seasons)'} and the back",
+             f"tile size: {size}",
+             f"back colour: {ts.back_hex}",
+             f"grid read right: {en.read_before}/{en.faces} by the trained reader, {en.read_after}/{en.faces} with the set",
+             f"blend: prototype weight {ts.weight}, temperature {ts.temperature}",
+             f"took {en.seconds:.1f} s",
+             "margin to the nearest other face (cosine; below 0 the set cannot tell them apart):"]
+    for code in sorted(ts.margins, key=lambda c: ts.margins[c][0]):
+        m, near = ts.margins[code]
+        lines.append(f"  {code:>3}  {m:+.3f}  nearest {near}")
+    weak = ", ".join(f"{c} (like {n})" for c, _, n in en.weakest(3))
+    lines.append(f"weakest faces: {weak}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tablemate.rules.errors import TablemateError
+    from tablemate.vision.enroll import enroll_image
+    from tablemate.vision.tile_set import check_name, set_path
+
+    try:
+        check_name(args.name)
+        en = enroll_image(args.image, args.calibration, name=args.name, bonus=not args.no_bonus, area_cm=args.area_cm)
+        path = en.tile_set.save(set_path(args.name, args.sets))
+    except TablemateError as e:
+        print(f"tablemate enroll: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"tablemate enroll: cannot store the set: {e.strerror or e}", file=sys.stderr)
+        return 1
+    print(describe(en))
+    print(f"stored in {path}")
+    return 0
