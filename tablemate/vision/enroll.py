@@ -48,7 +48,8 @@ SWAP_P = 0.5              # a swap: each of two places reads as the other's code
 DOUBLE_COS = 0.85         # a doubled face: two places' features at least this alike ...
 DOUBLE_P = 0.8            # ... and one reads as the other's code at least this surely
 RELIABLE = 0.75           # swaps and doubles are judged only where the reader reads this share of the grid
-FLIP_P = 0.9              # upside down: the flip head this sure ...
+FLIP_P = 0.97             # upside down: the flip head this sure of one tile ...
+ASYMMETRIC = 0.07         # ... whose face differs turned round (cosine, beyond its jitter)
 BACK_P = 0.5              # a back reads as one at least this surely
 ECHO = 0.8                # detector peaks closer than this share of a tile's long side are one tile
 
@@ -312,13 +313,18 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
                 rc, rj = rd.order[i], rd.order[j]
                 raise EnrollError(f"{_where(rc)}: {code_at[j]} a second time (as at {_where(rj)}) where "
                                   f"{code_at[i]} belongs; nothing was stored", rc[0] + 1, rc[1] + 1)
-    # Upside down: the flip head sure, and the tile reads its own code surely turned round and hardly
-    # upright; only while the flip head is quiet on most of the grid (on crops cut badly it says
-    # "flipped" everywhere, which is no evidence about one tile).
-    quiet = float(np.median(rd.flip[faces, 1])) < 0.5
+    # Upside down: the reader's flip head sure of this tile (its face classes are trained to read a
+    # tile either way up, so they are no evidence), and only while the flip head is quiet on most of
+    # the grid (on crops cut badly, or faces it cannot read, it says "flipped" everywhere).
+    # A face that looks alike either way up (4p, 9s, a plain white dragon) cannot lie upside down:
+    # its crops turned round must differ from it clearly more than its jittered crops differ.
+    quiet = float(np.median(rd.flip[faces, 1])) < 0.2
+    je = rd.jitter_emb / np.linalg.norm(rd.jitter_emb, axis=2, keepdims=True)
+    te = rd.turned_emb / np.linalg.norm(rd.turned_emb, axis=2, keepdims=True)
+    pairs = np.triu_indices(je.shape[1], 1)
     for i in faces if quiet else []:
-        k = idx[code_at[i]]
-        if rd.flip[i, 1] > FLIP_P and rd.turned[i, k] > 0.8 and rd.probs[i, k] < 0.1:
+        asymmetric = (je[i] @ je[i].T)[pairs].mean() - (je[i] @ te[i].T).mean() > ASYMMETRIC
+        if rd.flip[i, 1] > FLIP_P and asymmetric:
             rc = rd.order[i]
             raise EnrollError(f"{_where(rc)}: the tile ({code_at[i]}) lies upside down; turn it upright as the "
                               "bottom seat reads it; nothing was stored", rc[0] + 1, rc[1] + 1)

@@ -1,0 +1,94 @@
+"""Enrollment (docs/enrollment.md) on rendered grids: learned, refused by row and column, and used.
+
+Real models (onnxruntime) on small renders (2304x1296) of held-out looks.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tablemate.vision.calibration import parse_calibration
+from tablemate.vision.enroll import EnrollError, enroll_array
+from tablemate.vision.recognize import recognize_array
+from tablemate.vision.render import random_layout
+from tablemate.vision.render.enroll_grid import render_grid, render_table
+from tablemate.vision.tile_set import TileSetError, load_file, load_set
+
+SIZE = (2304, 1296)
+LOOK = 4242
+
+
+def _enroll(img, cal, **kw):
+    return enroll_array(img, (img.shape[1], img.shape[0]), 1.0, parse_calibration(cal), name="t", **kw)
+
+
+@pytest.fixture(scope="module")
+def learned():
+    img, _, cal = render_grid(LOOK, look_seed=LOOK, tile_cm=2.2, image_size=SIZE)
+    return _enroll(img, cal, area_cm=85.0)
+
+
+def test_a_rendered_grid_enrolls(learned, tmp_path):
+    ts = learned.tile_set
+    assert learned.faces == 42 and learned.read_after == 42
+    assert len(ts.classes) == 43 and ts.prototypes.shape[0] == 43
+    assert np.allclose(np.linalg.norm(ts.prototypes, axis=1), 1, atol=1e-4)
+    assert 1.8 < ts.tile_cm[0] < 2.6          # the rendered tiles are 2.2 cm wide
+    path = ts.save(tmp_path / "t.tileset.json")
+    again = load_set("t", tmp_path)
+    assert again.classes == ts.classes and np.allclose(again.prototypes, ts.prototypes, atol=1e-5)
+    assert not list(tmp_path.glob("*.tmp")) and path.exists()
+
+
+@pytest.mark.parametrize("fault, where", [
+    ({"swap": (2, 3)}, "row 1, column 3 and row 1, column 4 are swapped"),
+    ({"missing": 20}, "row 3, column 5: no tile there"),
+    ({"upside_down": 27}, "row 4, column 4: the tile (E) lies upside down"),
+])
+def test_a_wrong_grid_is_refused_by_row_and_column(fault, where):
+    img, _, cal = render_grid(LOOK, look_seed=LOOK, tile_cm=2.2, image_size=SIZE, **fault)
+    with pytest.raises(EnrollError) as e:
+        _enroll(img, cal)
+    assert where in str(e.value) and "nothing was stored" in str(e.value)
+
+
+def test_a_damaged_set_file_and_one_for_other_models_are_refused(learned, tmp_path):
+    path = learned.tile_set.save(tmp_path / "t.tileset.json")
+    data = json.loads(path.read_text())
+    data["prototypes"][0][0] += 0.5           # a changed byte: the checksum no longer fits
+    path.write_text(json.dumps(data))
+    with pytest.raises(TileSetError, match="damaged"):
+        load_file(path)
+    path.write_text(path.read_text()[:100])    # cut short
+    with pytest.raises(TileSetError, match="damaged"):
+        load_file(path)
+    learned.tile_set.reader_sha256, old = "0" * 64, learned.tile_set.reader_sha256
+    try:
+        learned.tile_set.save(path)
+    finally:
+        learned.tile_set.reader_sha256 = old
+    with pytest.raises(TileSetError, match="learned for other models"):
+        load_file(path)
+    with pytest.raises(TileSetError, match="no tile set named nope"):
+        load_set("nope", tmp_path)
+
+
+def test_a_set_reads_an_unseen_look_better():
+    """Abstract faces the reader never saw: with the learned set more tiles are read right (against the truth)."""
+    look = 777
+    img, _, cal = render_grid(look, look_seed=look, tile_cm=2.2, image_size=SIZE, face_style="abstract")
+    ts = _enroll(img, cal).tile_set
+    layout = random_layout(np.random.default_rng(5), "scoring")
+    timg, gt, tcal = render_table(layout, 5, look_seed=look, face_style="abstract", tile_cm=2.2, area_cm=85.0,
+                                  image_size=SIZE)
+    c = parse_calibration(tcal)
+
+    def right(rec):
+        want = sorted(t["code"] for t in gt["tiles"] if t["face_up"])
+        got = sorted(t["code"] for t in rec["tiles"] if t["face_up"])
+        return sum(min(want.count(k), got.count(k)) for k in set(want))
+    before = right(recognize_array(timg, SIZE, 1.0, c))
+    after = right(recognize_array(timg, SIZE, 1.0, c, tile_set=ts))
+    assert after >= before + 10
