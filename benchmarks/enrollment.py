@@ -5,7 +5,7 @@
 
 For each face style and tile size (on an 85 cm play area), ``--sets`` tile
 sets are drawn (``look_seed``): each is enrolled from a rendered grid photo
-(TABLE.md "Enrolling a set", ``render.enroll_grid``), then ``--tables``
+(docs/enrollment.md, ``render.enroll_grid``), then ``--tables``
 rendered held-out tables of the same set are recognised without and with
 the set. Styles:
 

@@ -1,7 +1,7 @@
 """`tablemate enroll IMAGE [--calibration FILE] --name NAME [--no-bonus]`: learn the players' own tile set.
 
-See docs/enrollment.md. The photo shows the grid of TABLE.md "Enrolling a
-set"; a grid with a tile missing, doubled, swapped or upside down is
+See docs/enrollment.md. The photo shows the grid laid out as that page
+says; a grid with a tile missing, doubled, swapped or upside down is
 refused with one message naming the row and column, and nothing is stored.
 Exit codes: 0 learned and stored, 1 the photo or grid is refused, 2 usage.
 """

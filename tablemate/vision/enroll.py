@@ -1,6 +1,6 @@
 """Enrollment (docs/enrollment.md): learn the players' own tile set from one photo of the grid.
 
-The grid (TABLE.md "Enrolling a set"): 42 faces and two backs, 6 rows of 8,
+The grid (docs/enrollment.md): 42 faces and two backs, 6 rows of 8,
 fixed order, upright for the bottom seat, anywhere on the mat and turned a
 few degrees. Steps:
 

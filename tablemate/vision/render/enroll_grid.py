@@ -1,4 +1,4 @@
-"""Rendering the enrollment grid (TABLE.md "Enrolling a set") and sets that look like no trained set.
+"""Rendering the enrollment grid (docs/enrollment.md) and sets that look like no trained set.
 
 Why a separate module: enrollment is tested and benchmarked on rendered
 photos, and the renderer's own modules (layout, scene, draw, faces) belong to
