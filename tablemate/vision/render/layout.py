@@ -103,6 +103,12 @@ def place_tiles(spec: TableSpec, rng: np.random.Generator, plan_seed: int | None
         rows = planned(k_side, 0)
         hand_v = float(rows.uniform(1.3, 1.9)) * H
         meld_v = hand_v + float(rows.uniform(1.3, 1.7)) * H
+        # Large tiles on a small table: players keep their rows close to the edge and to each other.
+        room = _seat_room(spec)
+        if meld_v + 0.6 * H > room:
+            squeeze = max(0.0, min(1.0, (room - 0.6 * H - 1.75 * H) / (meld_v - 1.75 * H)))
+            hand_v = 0.62 * H + (hand_v - 0.62 * H) * squeeze
+            meld_v = hand_v + 1.13 * H + (meld_v - hand_v - 1.13 * H) * squeeze
 
         def put(code, u, v, *, up=up_seat, face_up=True, role, grp, standing=False, w=W, h=H, jitter=1.0):
             du, dv = rng.normal(0, 0.04 * W * jitter, 2)
@@ -170,16 +176,15 @@ def place_tiles(spec: TableSpec, rng: np.random.Generator, plan_seed: int | None
         discards = seat.get("discards", [])
         if discards:
             group += 1
-            d0 = spec.size / 2 - float(planned(k_side, 3).uniform(4.0, 4.5)) * W  # first row's distance from the edge
+            d0 = spec.size / 2 - _discard_start(spec, planned(k_side, 3))  # first row's distance from the edge
             for i, code in enumerate(discards):
                 row, col = divmod(i, 6)
                 put(code, (col - 2.5) * (W * 1.03), d0 - row * H * 1.06, role="discard", grp=group, jitter=1.5)
     # The wall: a square ring of face-down stacks two high, around the discards.
-    if spec.wall_stacks:
+    per, half = _wall_ring(spec)
+    if spec.wall_stacks and per:
         group += 1
-        per = 17
-        half = per * W / 2 + H * 0.6 + W * 0.3
-        remaining = spec.wall_stacks
+        remaining = min(spec.wall_stacks, 4 * per)
         start = int(planned(4).integers(0, 4 * per))
         order = [(start + k) % (4 * per) for k in range(remaining)]
         for idx in order:
@@ -194,6 +199,42 @@ def place_tiles(spec: TableSpec, rng: np.random.Generator, plan_seed: int | None
                                     w=W, h=H, z0=level * T, height=T, face_up=False, side=side, role="wall",
                                     group=group))
     return blocks
+
+
+def _discard_start(spec: TableSpec, rng: np.random.Generator) -> float:
+    """The first discard row's distance from the centre: 4-4.5 W, nearer on a table small for its tiles."""
+    W = spec.tile_w
+    half_w = spec.size / 2 / W
+    lo, hi = (4.0, 4.5) if half_w >= 14 else (3.2, 3.6)
+    return float(rng.uniform(lo, hi)) * W
+
+
+def _wall_ring(spec: TableSpec) -> tuple[int, float]:
+    """(stacks per side, the ring's half side in cm): 17 a side where the table holds them.
+
+    The ring lies outside three rows of discards and inside the seats' rows;
+    where large tiles leave no room for 17 stacks, fewer lie on each side
+    (the rest of the wall is drawn or pushed aside), and none where even
+    that does not fit.
+    """
+    W, H = spec.tile_w, spec.tile_h
+    full = 17 * W / 2 + H * 0.6 + W * 0.3
+    start = 4.5 * W if spec.size / 2 / W >= 14 else 3.6 * W
+    inner = start + 2 * 1.06 * H + 0.5 * H + 0.3 * W + 0.6 * H  # three discard rows, a gap, the ring's half depth
+    outer = spec.size / 2 - 3.0 * H - 0.3 * W                 # the seats' two rows closest together, a gap
+    half = min(full, outer)
+    if half < inner:
+        return 0, 0.0
+    per = min(17, int((2 * (half - H * 0.6 - W * 0.3)) // W))
+    return (per, half) if per >= 6 else (0, 0.0)
+
+
+def _seat_room(spec: TableSpec) -> float:
+    """How far from its edge a seat's rows may reach: up to the wall ring, or the discards."""
+    per, half = _wall_ring(spec)
+    if spec.wall_stacks and per:
+        return spec.size / 2 - half - 0.6 * spec.tile_h - 0.3 * spec.tile_w
+    return spec.size / 2 - 3.6 * spec.tile_w - 2 * 1.06 * spec.tile_h - 0.5 * spec.tile_h - 0.3 * spec.tile_w
 
 
 def top_quad(block: Block, cam_xy: tuple, cam_h: float) -> np.ndarray:

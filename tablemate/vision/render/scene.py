@@ -59,7 +59,7 @@ def random_look(rng: np.random.Generator, size_cm: float, family: str = "train")
 
 #: Tile faces from travel sets to large Hong Kong sets, and the share of the play area's side they take.
 TILE_CM = (1.8, 4.0)
-TILE_SHARE = (0.019, 0.047)
+TILE_SHARE = (0.019, 0.045)
 AREA_CM = (70.0, 110.0)
 
 
@@ -68,7 +68,7 @@ def random_spec(rng: np.random.Generator, layout: dict, *, tile_cm: float | None
     """A table's sizes: every tile size players own, on every play area (docs/table-setup.md "What the camera must see").
 
     Why the share: what the camera sees is the tile's width as a share of the
-    play area's side; drawn uniformly over 1.9-4.7 % it covers 2 cm travel
+    play area's side; drawn uniformly over 1.9-4.5 % it covers 2 cm travel
     tiles on a large table and 3.5 cm Hong Kong tiles on a small one alike.
     ``tile_cm`` and ``area_cm`` fix them (the benchmark's sizes).
     """
