@@ -207,6 +207,20 @@ def unit_width(tiles: list[Seen]) -> float:
     return max(float(np.median([t.w for t in lying])), 1e-6) if lying else 1.0
 
 
+ZONE_SHARE = 0.38
+
+
+def zone_width(size: float, unit: float) -> float:
+    """How far from its edge a seat's zone reaches, in tile widths: ``ZONE_W``, less on a table small for its tiles.
+
+    Why: with large tiles (4 % of the side and more) the discards' outer rows
+    come within 6.5 tile widths of the edge; players keep their own rows
+    closer to the edge then, so the zone ends at a share of the way to the
+    centre.
+    """
+    return min(ZONE_W, ZONE_SHARE * size / 2 / unit)
+
+
 def lay_down_centre_tiles(tiles: list[Seen], size: float) -> None:
     """Tiles the detector saw standing beyond every seat's zone become lying ones, in place.
 
@@ -218,7 +232,7 @@ def lay_down_centre_tiles(tiles: list[Seen], size: float) -> None:
     """
     unit = unit_width(tiles)
     for t in tiles:
-        if t.state == "standing" and min(t.cx, t.cy, size - t.cx, size - t.cy) > ZONE_W * unit:
+        if t.state == "standing" and min(t.cx, t.cy, size - t.cx, size - t.cy) > zone_width(size, unit) * unit:
             t.state = "face_down"
 
 
@@ -236,27 +250,32 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
     if not tiles:
         return seats
     unit = unit_width(tiles)
+    zone_w = zone_width(size, unit)
     for t in tiles:
         d = {"bottom": size - t.cy, "right": size - t.cx, "top": t.cy, "left": t.cx}
-        t.side = min(d, key=d.get)
+        t.side = _zone_side(t, d, zone_w * unit)
         f, r = FRAMES[t.side]
         t.v = d[t.side] / unit
         centre = np.array([t.cx - size / 2, t.cy - size / 2])
         t.u = float(centre @ np.array(r)) / unit
     group = 0
+    zone_wall: list[Seen] = []
     for side in SIDES:
         mine = [t for t in tiles if t.side == side]
-        standing = [t for t in mine if t.state == "standing" and t.v <= ZONE_W]
+        standing = [t for t in mine if t.state == "standing" and t.v <= zone_w]
         for t in standing:
             t.role, t.group = "hand", -1
         seats[side]["hand_hidden"] = len(standing) >= 1
-        zone = [t for t in mine if t.state != "standing" and t.v <= ZONE_W]
+        zone = [t for t in mine if t.state != "standing" and t.v <= zone_w]
         if standing:  # lying tiles in or behind the standing row: the standing tiles, seen wrong
             row_v = float(np.median([t.v for t in standing]))
             for t in [t for t in zone if t.v < row_v + ROW_SPLIT_W]:
                 t.role, t.group = "hand", -1
                 zone.remove(t)
         rows = _rows(zone, ROW_SPLIT_W)
+        for row in [r for r in rows if _is_wall_row(r)]:  # the wall, pushed near this seat on a small table
+            rows.remove(row)
+            zone_wall += row
         for i, row in enumerate(rows):
             mean_v = float(np.mean([t.v for t in row]))
             is_hand = (not seats[side]["hand_hidden"]) and i == 0 and (len(rows) > 1 or mean_v <= HAND_ROW_MAX_W)
@@ -265,8 +284,8 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
             else:
                 group = _meld_row(row, side, unit, seats[side], group)
     # The centre: discards and the wall.
-    centre = [t for t in tiles if t.state != "standing" and t.v > ZONE_W]
-    wall = [t for t in centre if t.state == "face_down"]
+    centre = [t for t in tiles if t.state != "standing" and t.v > zone_w]
+    wall = [t for t in centre if t.state == "face_down"] + zone_wall
     if wall:
         group += 1
         for t in wall:
@@ -302,6 +321,31 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
             t.role, t.group = "discard", group
         seats[side]["discards"] = [t.code for t in ordered]
     return seats
+
+
+def _is_wall_row(row: list[Seen]) -> bool:
+    """Two or more tiles, all face down, in a row of their own: wall stacks, not a meld (a concealed kong shows two faces)."""
+    return len(row) >= 2 and all(t.state == "face_down" for t in row)
+
+
+def _zone_side(t: Seen, dist: dict, zone: float) -> str:
+    """The seat a tile near the edge belongs to: the nearest edge, or in a corner, the one its length points to.
+
+    Why: with large tiles a long meld row reaches into the corner, where its
+    end tiles lie nearer the neighbour's edge. A seat's tiles lie with their
+    length across its edge (a face's 'up' points to the centre), so in a
+    corner, where both edges are within the zone, the tile's axis tells the
+    two seats apart (a standing tile's length lies along its edge instead).
+    """
+    near = sorted(dist, key=dist.get)
+    first, second = near[0], near[1]
+    if dist[second] > zone or {first, second} in ({"bottom", "top"}, {"left", "right"}):
+        return first
+    vertical = t.orient in (0, 2)           # the face's 'up' (its length) along the image's y axis
+    if t.state == "standing":
+        vertical = not vertical
+    along_y = {"bottom", "top"}
+    return first if (first in along_y) == vertical else second
 
 
 def _discard_side(t: Seen, size: float, unit: float) -> str:
