@@ -113,6 +113,8 @@ def _detect(grey: np.ndarray) -> dict[int, np.ndarray] | None:
     f = min(1.0, SEARCH_SIDE / max(grey.shape[:2]))
     small = grey if f == 1.0 else cv2.resize(grey, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     corners, ids, _ = cv2.aruco.ArucoDetector(_dictionary(), cv2.aruco.DetectorParameters()).detectMarkers(small)
+    if ids is None or len(ids) < len(CORNER_IDS):
+        corners, ids = _second_threshold(small, list(corners), ids)
     if ids is None:
         return {}
     pts = np.concatenate([c.reshape(4, 2) for c in corners]).astype(np.float32) / f
@@ -126,6 +128,28 @@ def _detect(grey: np.ndarray) -> dict[int, np.ndarray] | None:
                 return None  # two markers with one id: not our layout
             found[i] = quad.astype(np.float64)
     return found
+
+
+def _second_threshold(small: np.ndarray, corners: list, ids):
+    """Markers the first pass missed, found with a gentler threshold, added to those it found.
+
+    Why: a marker's white margin on a dark rim under a dim lamp can fall
+    below OpenCV's default adaptive threshold (constant 7) while the marker
+    is plain to see; a constant of 3 finds it. Only ids the first pass did
+    not find are taken, so a marker it found keeps its corners.
+    """
+    params = cv2.aruco.DetectorParameters()
+    params.adaptiveThreshConstant = 3
+    more, more_ids, _ = cv2.aruco.ArucoDetector(_dictionary(), params).detectMarkers(small)
+    if more_ids is None:
+        return corners, ids
+    have = set() if ids is None else set(ids.ravel().tolist())
+    for c, i in zip(more, more_ids.ravel().tolist()):
+        if i in CORNER_IDS and i not in have:
+            corners.append(c)
+            have.add(i)
+            ids = np.array([[i]]) if ids is None else np.vstack([np.asarray(ids).reshape(-1, 1), [[i]]])
+    return corners, ids
 
 
 #: Each marker's play-area corner in play-area sides, from the top-left corner (x right, y towards bottom).

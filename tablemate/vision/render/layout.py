@@ -126,7 +126,7 @@ def place_tiles(spec: TableSpec, rng: np.random.Generator, plan_seed: int | None
             gap = float(planned(k_side, 1).uniform(0.0, 0.05)) * W
             u = -(n * (W + gap)) / 2 + W / 2
             for _ in range(n):
-                put("back", u, hand_v * 0.85, role="hand", grp=-1, standing=True, w=W, h=T)
+                put("back", u, max(hand_v * 0.85, 1.0 * H), role="hand", grp=-1, standing=True, w=W, h=T)
                 u += W + gap
         elif concealed or win:
             group += 1
