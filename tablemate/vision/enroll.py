@@ -55,11 +55,22 @@ ECHO = 0.8                # detector peaks closer than this share of a tile's lo
 
 
 class EnrollError(VisionError):
-    """The grid photo cannot be learned from; the message names the row and column (1-based)."""
+    """The grid photo cannot be learned from; the message names the row and column (1-based).
 
-    def __init__(self, message: str, row: int | None = None, col: int | None = None):
+    ``kind`` says what is wrong in one word (``missing``, ``extra``,
+    ``crowded``, ``face_up``, ``face_down``, ``swapped``, ``doubled``,
+    ``upside_down``, ``too_few``, ``no_area``) and ``code``/``other`` the
+    face that belongs there and the second place of a swap or a doubled
+    face, so the appliance's 128x64 display can say it in a few words in
+    the players' language (``device/screens.EnrollScreen``) rather than
+    print the whole sentence.
+    """
+
+    def __init__(self, message: str, row: int | None = None, col: int | None = None, *, kind: str = "grid",
+                 code: str | None = None, other: tuple[int, int] | None = None, count: int | None = None):
         super().__init__(message)
         self.row, self.col = row, col
+        self.kind, self.code, self.other, self.count = kind, code, other, count
 
 
 def expected_places(bonus: bool = True) -> dict[tuple[int, int], str]:
@@ -171,7 +182,7 @@ def grid_places(tiles: list[Seen], bonus: bool = True) -> Grid:
     tiles = _largest_cluster(merge_echoes(tiles))
     if len(tiles) < 8:
         raise EnrollError(f"found only {len(tiles)} tiles together on the mat, but the grid has {len(exp)}; "
-                          "lay the set out as docs/enrollment.md shows; nothing was stored")
+                          "lay the set out as docs/enrollment.md shows; nothing was stored", kind="too_few", count=len(tiles))
     xy = np.float64([[t.cx, t.cy] for t in tiles])
     d = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1))
     np.fill_diagonal(d, np.inf)
@@ -191,7 +202,7 @@ def grid_places(tiles: list[Seen], bonus: bool = True) -> Grid:
     for t, r, k in zip(tiles, rows.tolist(), cols.tolist()):
         if (r, k) in places:
             raise EnrollError(f"two tiles lie at {_where((r, k))}; lay the tiles about half a tile apart "
-                              "in rows and columns; nothing was stored", r + 1, k + 1)
+                              "in rows and columns; nothing was stored", r + 1, k + 1, kind="crowded")
         places[(r, k)] = t
     if not bonus:  # the two backs may lie anywhere in the short last row
         last = sorted([rc for rc in places if rc[0] == 5], key=lambda rc: rc[1])
@@ -203,11 +214,11 @@ def grid_places(tiles: list[Seen], bonus: bool = True) -> Grid:
     if extra:
         rc = extra[0]
         raise EnrollError(f"{_where(rc)}: a tile beyond the grid of {len(exp)} tiles; nothing was stored",
-                          rc[0] + 1, rc[1] + 1)
+                          rc[0] + 1, rc[1] + 1, kind="extra")
     if missing:
         rc = missing[0]
         raise EnrollError(f"{_where(rc)}: no tile there ({exp[rc]} belongs there); nothing was stored",
-                          rc[0] + 1, rc[1] + 1)
+                          rc[0] + 1, rc[1] + 1, kind="missing", code=exp[rc])
     return Grid(places, angle, (px, py))
 
 
@@ -283,10 +294,10 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
         rc = rd.order[i]
         if c == "back" and rd.probs[i, back] < BACK_P and rd.turned[i, back] < BACK_P:
             raise EnrollError(f"{_where(rc)}: a tile face down (its back) belongs there, but a face is up; "
-                              "nothing was stored", rc[0] + 1, rc[1] + 1)
+                              "nothing was stored", rc[0] + 1, rc[1] + 1, kind="face_up")
         if c != "back" and min(rd.probs[i, back], rd.turned[i, back]) > 0.9:
             raise EnrollError(f"{_where(rc)}: the tile lies face down; {c} belongs there face up; nothing was stored",
-                              rc[0] + 1, rc[1] + 1)
+                              rc[0] + 1, rc[1] + 1, kind="face_down", code=c)
     where_code = {c: i for i, c in enumerate(code_at) if c != "back"}
     top = rd.probs.argmax(1)
     # The reader's misreadings are evidence of the player's mistake only where it reads this set:
@@ -301,7 +312,8 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
             a, b = sorted((i, j))
             ra, rb = rd.order[a], rd.order[b]
             raise EnrollError(f"{_where(ra)} and {_where(rb)} are swapped ({code_at[b]} lies where {code_at[a]} "
-                              f"belongs and the other way round); nothing was stored", ra[0] + 1, ra[1] + 1)
+                              f"belongs and the other way round); nothing was stored", ra[0] + 1, ra[1] + 1,
+                              kind="swapped", other=(rb[0] + 1, rb[1] + 1))
     e = rd.emb / np.linalg.norm(rd.emb, axis=1, keepdims=True)
     sim = e @ e.T
     for i in faces if reliable else []:  # a face laid twice: two places nearly alike, one reading as the other's code
@@ -312,7 +324,8 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
             if pj > DOUBLE_P and pj > 5 * rd.probs[i, idx[code_at[i]]] and top[j] == idx[code_at[j]]:
                 rc, rj = rd.order[i], rd.order[j]
                 raise EnrollError(f"{_where(rc)}: {code_at[j]} a second time (as at {_where(rj)}) where "
-                                  f"{code_at[i]} belongs; nothing was stored", rc[0] + 1, rc[1] + 1)
+                                  f"{code_at[i]} belongs; nothing was stored", rc[0] + 1, rc[1] + 1,
+                                  kind="doubled", code=code_at[i], other=(rj[0] + 1, rj[1] + 1))
     # Upside down: the reader's flip head sure of this tile (its face classes are trained to read a
     # tile either way up, so they are no evidence), and only while the flip head is quiet on most of
     # the grid (on crops cut badly, or faces it cannot read, it says "flipped" everywhere).
@@ -327,7 +340,8 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
         if rd.flip[i, 1] > FLIP_P and asymmetric:
             rc = rd.order[i]
             raise EnrollError(f"{_where(rc)}: the tile ({code_at[i]}) lies upside down; turn it upright as the "
-                              "bottom seat reads it; nothing was stored", rc[0] + 1, rc[1] + 1)
+                              "bottom seat reads it; nothing was stored", rc[0] + 1, rc[1] + 1,
+                              kind="upside_down", code=code_at[i])
 
 
 def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str, ...], np.ndarray, dict, np.ndarray]:
@@ -438,7 +452,8 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
     if cal is None:
         found = find_calibration(image)
         if found is None:
-            raise EnrollError("no play area found in the picture; give its calibration with --calibration FILE")
+            raise EnrollError("no play area found in the picture; give its calibration with --calibration FILE",
+                              kind="no_area")
         cal = Calibration((w, h), tuple((x / scale, y / scale) for x, y in found.corners))
     hom = cal.homography(DET_SIZE, scale)
     rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
