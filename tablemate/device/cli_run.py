@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(levelname)s %(message)s")
-    from .buttons import Buttons
+    from .buttons import ENROLL_HOLD, Buttons
     from .camera import open_camera
     from .config import ConfigError, load_config
     from .display import DisplayError, open_display
@@ -55,23 +55,25 @@ def run(args: argparse.Namespace) -> int:
         if args.calibration:
             from ..vision.calibration import load_calibration
             calibration = load_calibration(args.calibration)
-        tile_set = None
-        if cfg.tile_set:  # the players' own set, learned by `tablemate enroll` (docs/enrollment.md)
-            from ..vision.tile_set import load_set, sets_dir
-            tile_set = load_set(cfg.tile_set, sets_dir(db_path=cfg.db))
+        # The players' own set (docs/enrollment.md): the appliance loads it at start, and asks for the
+        # grid on the display if it is missing or was learned for other models (holding MAHJONG learns
+        # one at any time), so only a name that can never be a set stops the service here.
+        from ..vision.tile_set import check_name, sets_dir
+        if cfg.tile_set:
+            check_name(cfg.tile_set)
+        sets = sets_dir(db_path=cfg.db)
         strings = Strings(cfg.language)
         ledger = Ledger(cfg.db)
         lights = SeatLights.from_config(cfg.pins)
-        buttons = Buttons.from_config(cfg.pins)
+        buttons = Buttons.from_config(cfg.pins, enroll_hold=ENROLL_HOLD)
         display = open_display(cfg.display, strings)
     except (ConfigError, DisplayError, TablemateError, OSError, ValueError) as err:
         print(f"tablemate run: {err}", file=sys.stderr)
         return 1
     app = Appliance(ledger, Outputs(lights, display, strings), buttons, lambda: open_camera(cfg.camera),
                     rules=cfg.rules, options=cfg.options, players=cfg.players,
-                    recognize=FrameVision(calibration, store=Path(cfg.db).with_name(FOUND_CALIBRATION),
-                                          tile_set=tile_set),
-                    frame_interval=args.frame_interval)
+                    recognize=FrameVision(calibration, store=Path(cfg.db).with_name(FOUND_CALIBRATION)),
+                    frame_interval=args.frame_interval, tile_set_name=cfg.tile_set, sets_folder=sets)
     try:
         app.start()
         app.run(stop)

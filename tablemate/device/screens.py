@@ -193,7 +193,86 @@ class TroubleScreen:
         return Layout(header=Row(t(key)), body=tuple(rows))
 
 
-Screen = PlayScreen | ScoreScreen | SettlementScreen | SeatChangeScreen | TroubleScreen
+@dataclass(frozen=True)
+class GridFault:
+    """What is wrong with an enrollment grid, as plain data (from ``vision.enroll.EnrollError``).
+
+    ``kind`` is the error's kind (``missing``, ``swapped``, ... or
+    ``camera``/``store`` for the appliance's own trouble); places are 1-based.
+    """
+
+    kind: str
+    row: int | None = None
+    col: int | None = None
+    other: tuple[int, int] | None = None
+    code: str | None = None
+    count: int | None = None
+    total: int | None = None
+
+    @classmethod
+    def from_error(cls, err: object, total: int = 44) -> GridFault:
+        return cls(getattr(err, "kind", "grid"), getattr(err, "row", None), getattr(err, "col", None),
+                   getattr(err, "other", None), getattr(err, "code", None), getattr(err, "count", None), total)
+
+    def text(self, t: Strings) -> str:
+        from tablemate.device.i18n_enroll import enroll_text
+
+        other = self.other or (None, None)
+        fields = {"row": self.row, "col": self.col, "row2": other[0], "col2": other[1], "code": self.code,
+                  "count": self.count, "total": self.total}
+        fields = {k: "?" if v is None else v for k, v in fields.items()}
+        try:
+            return enroll_text(t, f"enroll.fault.{self.kind}", **fields)
+        except KeyError:
+            return enroll_text(t, "enroll.fault.grid")
+
+
+@dataclass(frozen=True)
+class EnrollScreen:
+    """Learning the players' tile set at the table (docs/enrollment.md), one stage at a time.
+
+    ``stage``: ``lay_out`` (asks for the grid; ``why`` says why when the
+    appliance asks by itself: ``missing``, ``other_models``, ``damaged``),
+    ``working`` (the still is being read), ``wrong`` (``fault`` names the
+    place; nothing was stored) or ``learned`` (``read``/``faces``: the grid's
+    faces read right with the new set). Why a screen of its own: the four
+    body lines of a 128x64 panel hold the fault or the prompt, and the
+    header says what to press next.
+    """
+
+    stage: str
+    name: str
+    why: str | None = None
+    fault: GridFault | None = None
+    read: int | None = None
+    faces: int | None = None
+
+    def layout(self, t: Strings) -> Layout:
+        from tablemate.device.i18n_enroll import enroll_text
+
+        def say(key: str, **kw: object) -> str:
+            return enroll_text(t, key, **kw)
+
+        if self.stage == "lay_out":
+            rows = [Row(say(f"enroll.why.{self.why}", name=self.name))] if self.why else []  # one line, shortened
+            rows += [Row(say("enroll.lay_out"), wrap=True), Row(say("enroll.back"), wrap=True)]
+            return Layout(header=Row(say("enroll.title")), body=tuple(rows))
+        if self.stage == "working":
+            return Layout(header=Row(say("enroll.title")), body=(Row(say("enroll.working"), wrap=True),))
+        if self.stage == "wrong":
+            fault = self.fault or GridFault("grid")
+            return Layout(header=Row(say("enroll.wrong")), body=(Row(fault.text(t), wrap=True),
+                                                                  Row(say("enroll.back"), wrap=True)))
+        if self.stage == "learned":
+            rows = [Row(self.name)]
+            if self.faces:
+                rows.append(Row(say("enroll.read"), f"{self.read}/{self.faces}"))
+            rows.append(Row(say("enroll.next")))
+            return Layout(header=Row(say("enroll.learned")), body=tuple(rows))
+        raise ValueError(f"unknown enrollment stage {self.stage!r}")
+
+
+Screen = PlayScreen | ScoreScreen | SettlementScreen | SeatChangeScreen | TroubleScreen | EnrollScreen
 
 
 def to_text(screen: Screen, strings: Strings) -> str:

@@ -16,7 +16,14 @@ The hand at the table (docs/architecture.md):
   re-takes the still;
 - DRAW records a drawn hand; UNDO takes the last hand back;
 - between hands: settlement, then any seat change, each until NEXT; the
-  dealer's LED blinks.
+  dealer's LED blinks;
+- MAHJONG held (``buttons.ENROLL``) at any time: learn the players' tile set
+  (docs/enrollment.md). The display asks for the grid; MAHJONG takes the
+  still; the display names the first wrong place (nothing stored) or says
+  "learned", and the set, stored in ``sets/`` beside the ledger, reads every
+  tile from then on (and after a restart). NEXT goes back to the game. At
+  start a configured set that is missing or was learned for other models
+  asks for the grid the same way instead of stopping the service.
 
 Who discarded the winning tile is taken from the turn and the discards seen
 last (see :func:`table_from_recognition`); the score screen shows the result
@@ -45,7 +52,7 @@ from ..rules.settlement import settle
 from ..rules.table import Table
 from ..vision.turns import TurnTracker
 from . import sdnotify
-from .buttons import Action
+from .buttons import ENROLL, Action, Gesture
 from .camera import BadFrame, CameraError
 from .i18n_errors import localize
 from .frame_vision import FrameVision, shrink
@@ -54,14 +61,16 @@ from .i18n_service import extra
 from .ledger import Ledger, LedgerError, Match
 from .photo_hand import SIDES, hand_from_recognition
 from .i18n_score import fan_label
-from .screens import (PlayScreen, ScoreItem, ScoreScreen, SeatChangeScreen, SettlementScreen, Trouble,
-                      TroubleScreen, to_text)
+from .screens import (EnrollScreen, GridFault, PlayScreen, ScoreItem, ScoreScreen, SeatChangeScreen,
+                      SettlementScreen, Trouble, TroubleScreen, to_text)
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PLAYERS = ("Player 1", "Player 2", "Player 3", "Player 4")
 #: Undecodable frames in a row after which the source counts as yielding nothing (camera lost).
 BAD_FRAMES_LOST = 30
+#: The name a set learned at the table gets when the config names none (``tile_set = "..."``).
+DEFAULT_SET = "table"
 
 
 class NotRecognised(TablemateError):
@@ -149,7 +158,9 @@ class Appliance:
                  rules: str = "mcr", options: dict | None = None, players: tuple[str, ...] = DEFAULT_PLAYERS,
                  recognize: Callable[[np.ndarray], dict] | None = None, frame_interval: float = 0.5,
                  camera_retry: float = 5.0, ledger_poll: float = 1.0,
-                 on_screen: Callable[[Any, Any], None] | None = None, echo: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 on_screen: Callable[[Any, Any], None] | None = None, echo: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic,
+                 tile_set_name: str | None = None, sets_folder: Any = None,
+                 enroll: Callable[..., Any] | None = None) -> None:
         self.ledger = ledger
         self.out = outputs
         self.t = outputs.strings
@@ -176,6 +187,14 @@ class Appliance:
         self.screen: Any = None
         #: How each recorded hand got its table: "vision", "draw" or "ledger" (recorded elsewhere).
         self.recorded_by: list[str] = []
+        #: The players' learned set (vision.tile_set) the recogniser reads with; None: the trained reader alone.
+        self.tile_set: Any = None
+        #: The config's ``tile_set`` (then a set missing or made for other models asks to enroll at start).
+        self.set_required = tile_set_name is not None
+        self.set_name = tile_set_name or DEFAULT_SET
+        self.sets_folder = sets_folder
+        self.enroll = enroll or self._enroll_still
+        self.before_enroll: tuple[str, Any] | None = None
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -188,6 +207,7 @@ class Appliance:
         else:
             self._begin_hand()
         self._open_camera()
+        self._load_tile_set()
         sdnotify.ready(f"hand {st.hand_number}")
 
     def run(self, stop: threading.Event) -> None:
@@ -247,7 +267,7 @@ class Appliance:
     def _poll_ledger(self) -> None:
         """Notice hands recorded or undone with the CLI, and new matches."""
         now = self.clock()
-        if now - self.polled_at < self.ledger_poll:
+        if now - self.polled_at < self.ledger_poll or self.mode == "enroll":  # noticed once back in the game
             return
         self.polled_at = now
         try:
@@ -269,7 +289,13 @@ class Appliance:
 
     # -- buttons ------------------------------------------------------------------------
 
-    def _press(self, action: Action) -> None:
+    def _press(self, action: Action | Gesture) -> None:
+        if action is ENROLL:
+            self._enroll_prompt()
+            return
+        if self.mode == "enroll":
+            self._enroll_press(action)
+            return
         if action is Action.UNDO:
             self._undo()
         elif self.mode == "finished":
@@ -480,6 +506,138 @@ class Appliance:
             return None
         row = seen.discards[SIDES.index(previous_side(self.tracker.turn))]
         return row[-1] if row else None
+
+    # -- the players' tile set (docs/enrollment.md) ---------------------------------------
+
+    def _folder(self):
+        from ..vision.tile_set import sets_dir
+        if self.sets_folder is None:
+            self.sets_folder = sets_dir(db_path=getattr(self.ledger, "path", None))
+        return self.sets_folder
+
+    def _load_tile_set(self) -> None:
+        """Use the stored set; ask for the grid if the config names one that cannot be used.
+
+        Why ask rather than stop: after a model update every set is refused
+        (features are only comparable within one reader), and a service that
+        exits shows the players nothing; the display saying "lay out your
+        set" is the fix they can make. A set learned at the table under the
+        default name is used when present and otherwise not missed.
+        """
+        from ..vision.tile_set import TileSetError, load_file, load_set, set_path
+
+        try:
+            path = set_path(self.set_name, self._folder())
+        except TileSetError as err:  # a bad name in the config
+            log.warning("tile set: %s", err)
+            return
+        if not self.set_required and not path.exists():
+            return
+        try:
+            ts = load_set(self.set_name, self._folder())
+        except TileSetError as err:
+            log.warning("tile set: %s", err)
+            self.echo(f"tile set: {err}")
+            why = "missing"
+            if path.exists():
+                try:
+                    load_file(path, self.set_name, check_models=False)
+                    why = "other_models"
+                except TileSetError:
+                    why = "damaged"
+            self._enroll_prompt(why)
+            return
+        self._use_set(ts)
+
+    def _use_set(self, ts: Any) -> None:
+        self.tile_set = ts
+        if hasattr(self.recognize, "tile_set"):  # FrameVision: every frame and still from now on
+            self.recognize.tile_set = ts
+        self.echo(f"tile set: reading tiles with {ts.name}")
+
+    def _enroll_prompt(self, why: str | None = None) -> None:
+        if self.mode != "enroll":
+            self.before_enroll = (self.mode, self.screen)
+        self.mode = "enroll"
+        self.pending = None
+        self._show(EnrollScreen("lay_out", self.set_name, why=why))
+
+    def _enroll_press(self, action: Action) -> None:
+        if action is Action.MAHJONG:
+            self._learn()
+        elif action is Action.NEXT:
+            self._leave_enroll()
+        else:  # DRAW and UNDO mean nothing here: the ledger is not touched while a set is learned
+            self.echo(f"enrollment: {action.name} ignored (NEXT goes back to the game)")
+
+    def _learn(self) -> None:
+        """The next still -> enrollment -> the set stored and used, or the first wrong place shown."""
+        from ..vision.enroll import EnrollError
+        from ..vision.tile_set import set_path
+
+        self._show(EnrollScreen("working", self.set_name))
+        image = self._grab(still=True)
+        if image is None:
+            self._show(EnrollScreen("wrong", self.set_name, fault=GridFault("camera")))
+            return
+        try:
+            en = self.enroll(image)
+        except EnrollError as err:
+            self.echo(f"enrollment: {err}")
+            self._show(EnrollScreen("wrong", self.set_name, fault=GridFault.from_error(err, getattr(err, "total", 44))))
+            return
+        except TablemateError as err:  # a model missing, an image vision cannot use
+            self.echo(f"enrollment: {err}")
+            self._show(EnrollScreen("wrong", self.set_name, fault=GridFault("grid")))
+            return
+        try:
+            path = en.tile_set.save(set_path(self.set_name, self._folder()))
+        except OSError as err:
+            log.warning("enrollment: cannot store the set: %s", err)
+            self._show(EnrollScreen("wrong", self.set_name, fault=GridFault("store")))
+            return
+        self.echo(f"enrollment: learned {self.set_name} in {en.seconds:.1f} s, stored in {path}")
+        self._use_set(en.tile_set)
+        self._show(EnrollScreen("learned", self.set_name, read=en.read_after, faces=en.faces))
+
+    def _enroll_still(self, image: np.ndarray) -> Any:
+        """Learn the set from one camera still, with the table's calibration if the recogniser keeps one.
+
+        A grid without flowers and seasons is first seen as "row 5, column 3
+        empty"; then it is read again as the short grid (``--no-bonus``).
+        """
+        from ..vision.calibration import check_fits
+        from ..vision.enroll import EnrollError, enroll_array
+        from ..vision.errors import VisionError
+
+        h, w = image.shape[:2]
+        small, scale = shrink(image)
+        cal = getattr(self.recognize, "fixed", None) or getattr(getattr(self.recognize, "keeper", None), "kept", None)
+        try:
+            cal = check_fits(cal, w, h) if cal is not None else None
+        except VisionError:
+            cal = None
+        try:
+            return enroll_array(small, (w, h), scale, cal, name=self.set_name)
+        except EnrollError as err:
+            if (err.kind, err.row, err.col) != ("missing", 5, 3):
+                raise
+            try:
+                return enroll_array(small, (w, h), scale, cal, name=self.set_name, bonus=False)
+            except EnrollError as short:
+                short.total = 36
+                raise err if short.kind == "extra" else short from None
+
+    def _leave_enroll(self) -> None:
+        mode, screen = self.before_enroll or ("play", None)
+        self.before_enroll = None
+        if self.match.state.finished:
+            self._finished()
+        elif mode == "between" and screen is not None:
+            self.mode = "between"
+            self._show(screen)
+        else:
+            self._begin_hand(keep_turn=True)
 
     # -- outputs ------------------------------------------------------------------------
 
