@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     from .i18n_errors import language_of, localized_stderr
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    with localized_stderr(language_of(argv, os.environ.get("TABLEMATE_LANG", "en"))):
+    asked = language_of(argv, None)  # --lang on the command line wins over a config file's language
+    with localized_stderr(asked or os.environ.get("TABLEMATE_LANG", "en"), explicit=asked is not None):
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.command not in _OWN_LOGGING:
