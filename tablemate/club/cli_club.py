@@ -7,7 +7,7 @@
     tablemate club round 2 --db ... --club myclub --mqtt ...
     tablemate club standings --db ... --club myclub [--json]
 
-Errors are one line on stderr, in English or German (TABLEMATE_LANG or LANG),
+Errors are one line on stderr, in English or German (--lang, TABLEMATE_LANG or LANG),
 and exit status 1.
 """
 from __future__ import annotations
@@ -113,7 +113,7 @@ def _store(args):
         store = Store(args.db)
         store.migrate()
     except StoreError as err:
-        raise ClubCLIError(t("err_db", _lang(args), why=err)) from None
+        raise ClubCLIError(t("err_db", _lang(args), reason=err)) from None
     return store
 
 
@@ -185,9 +185,9 @@ def run_serve(args: argparse.Namespace) -> int:
             service = ClubService(args.mqtt, args.db or "", args.club, username=args.username,
                                   password=args.password, tls_ca=args.tls_ca, client_id=args.client_id)
         except StoreError as err:
-            raise ClubCLIError(t("err_db", _lang(args), why=err)) from None
+            raise ClubCLIError(t("err_db", _lang(args), reason=err)) from None
         except ValueError as err:
-            raise ClubCLIError(t("err_broker", _lang(args), why=err)) from None
+            raise ClubCLIError(t("err_broker", _lang(args), reason=err)) from None
         service.start()
         try:
             if args.no_board:
@@ -214,7 +214,7 @@ def _read_players(path: str, lang: str) -> list[str]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise ClubCLIError(t("err_players_file", lang, path=path, why=getattr(err, "strerror", None) or err)) from None
+        raise ClubCLIError(t("err_players_file", lang, path=path, reason=getattr(err, "strerror", None) or err)) from None
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
@@ -228,7 +228,7 @@ def run_seating(args: argparse.Namespace) -> int:
         try:
             rounds, repeats = plan(players, args.rounds, tables, seed=args.seed)
         except SeatingError as err:
-            raise ClubCLIError(t("err_seating", lang, why=err)) from None
+            raise ClubCLIError(t("err_seating", lang, reason=err)) from None
         if args.db:
             store = _store(args)
             tid = store.create_tournament(args.club, args.name, args.method, args.ema, rounds, repeats)
@@ -256,13 +256,13 @@ def _publish_round(args, store, tournament: dict, number: int) -> int:
     try:
         broker = parse_broker(args.mqtt)
     except ValueError as err:
-        raise ClubCLIError(t("err_broker", lang, why=err)) from None
+        raise ClubCLIError(t("err_broker", lang, reason=err)) from None
     client = make_client(f"tablemate-club-seating-{args.club}", broker, username=args.username,
                          password=args.password, tls_ca=args.tls_ca)
     try:
         client.connect(broker.host, broker.port, keepalive=15)
     except OSError as err:
-        raise ClubCLIError(t("err_broker", lang, why=err)) from None
+        raise ClubCLIError(t("err_broker", lang, reason=err)) from None
     client.loop_start()
     seating = store.seating(tournament["id"], number)
     infos = []

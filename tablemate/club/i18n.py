@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 
+from ..device.i18n_errors import MESSAGES, localize
+
 LANGS = ("en", "de")
 
 STRINGS: dict[str, dict[str, str]] = {
@@ -26,24 +28,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "waiting": {"en": "waiting for a match", "de": "wartet auf ein Spiel"},
     "live": {"en": "live", "de": "live"},
     "no_results": {"en": "No results yet.", "de": "Noch keine Ergebnisse."},
-    # errors
-    "err_players_file": {"en": "cannot read the players file {path}: {why}",
-                         "de": "die Spielerdatei {path} ist nicht lesbar: {why}"},
-    "err_seating": {"en": "no seating plan: {why}", "de": "kein Sitzplan: {why}"},
-    "err_db": {"en": "the club database cannot be used: {why}",
-               "de": "die Club-Datenbank ist nicht nutzbar: {why}"},
-    "err_broker": {"en": "the club broker is not reachable: {why}",
-                   "de": "der Club-Broker ist nicht erreichbar: {why}"},
-    "err_club_off": {"en": "club mode is off in {path}: set [club] enabled = true, broker, club_id and table_id",
-                     "de": "der Club-Modus ist in {path} aus: [club] enabled = true, broker, club_id und table_id setzen"},
-    "err_not_sent": {"en": "{n} events are not acknowledged by the broker yet; they stay in the outbox",
-                     "de": "{n} Ereignisse sind vom Broker noch nicht bestätigt; sie bleiben im Postausgang"},
-    "sent_all": {"en": "outbox empty: every event is with the broker",
-                 "de": "Postausgang leer: alle Ereignisse sind beim Broker"},
-    "err_no_tournament": {"en": "club {club} has no tournament yet; make one with 'tablemate club seating --db ...'",
-                          "de": "Club {club} hat noch kein Turnier; eins anlegen mit 'tablemate club seating --db ...'"},
-    "err_no_seating_here": {"en": "this table has no seating yet ({path}); is the publisher running?",
-                            "de": "dieser Tisch hat noch keinen Sitzplan ({path}); läuft der Publisher?"},
     "published": {"en": "seating of round {n} sent to {k} tables", "de": "Sitzplan der Runde {n} an {k} Tische gesendet"},
 }
 
@@ -54,6 +38,21 @@ def lang_from_env(env=None) -> str:
     return value if value in LANGS else "en"
 
 
+#: Error texts live with every other error message (tablemate/device/i18n_errors.py); their ids there.
+ERRORS: dict[str, str] = {
+    "err_players_file": "club.players_file",
+    "err_seating": "club.seating",
+    "err_db": "club.db",
+    "err_broker": "club.broker",
+    "err_club_off": "club.off",
+    "err_not_sent": "club.not_sent",
+    "err_no_tournament": "club.no_tournament",
+    "err_no_seating_here": "club.no_seating_here",
+}
+
+
 def t(key: str, lang: str = "en", **kw) -> str:
+    if key in ERRORS:  # the English message, then German the way every error becomes German (reasons too)
+        return localize(MESSAGES[ERRORS[key]][0].format(**kw), lang)
     entry = STRINGS[key]
     return entry.get(lang, entry["en"]).format(**kw)
