@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from .config import ConfigError, load_config
     from .display import DisplayError, open_display
     from .i18n import Strings
+    from .i18n_errors import follow_config_language
     from .ledger import Ledger
     from .leds import SeatLights
     from .frame_vision import FrameVision
@@ -51,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(sig, lambda *_: stop.set())
     try:
         cfg = load_config(args.config)
+        follow_config_language(cfg.language)  # errors so far were in --lang / TABLEMATE_LANG
         calibration = None
         if args.calibration:
             from ..vision.calibration import load_calibration
