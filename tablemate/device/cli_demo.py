@@ -1,4 +1,9 @@
-"""`tablemate demo [--out DIR]`: the appliance with no hardware (see ``device/demo.py``)."""
+"""`tablemate demo [--out DIR] [--enroll]`: the appliance with no hardware (see ``device/demo.py``).
+
+``--enroll`` shows enrollment instead (docs/enrollment.md): a rendered set
+the models never saw is learned from its grid, then a table of it is read
+without and with the set, and both accuracies are printed.
+"""
 from __future__ import annotations
 
 import argparse
@@ -17,6 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="play only the first N hands of the session (default: all four)")
     p.add_argument("--tile-cm", type=_tile_cm, default=None, metavar="CM",
                    help="the tiles' width in cm, 1.8 to 4.0 (default: the seed picks a table and tile size)")
+    p.add_argument("--enroll", action="store_true",
+                   help="show enrollment: learn a rendered tile set the models never saw from its grid, then read "
+                        "a table of it without and with the set and print both accuracies (the set is stored in "
+                        "DIR/enroll/sets)")
     p.add_argument("--truth", action="store_true",
                    help="simulate perfect vision with the renderer's ground truth (to see turns and scoring "
                         "without trained models); the output says so")
@@ -41,8 +50,11 @@ def _tile_cm(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s")
-    from .demo import run_demo
+    from .demo import run_demo, run_enroll_demo
 
+    if args.enroll:
+        report = run_enroll_demo(Path(args.out), seed=args.seed, tile_cm=args.tile_cm)
+        return 0 if report["learned"] else 1
     run_demo(Path(args.out), seed=args.seed, language=args.language, truth=args.truth, hands=args.hands,
              tile_cm=args.tile_cm)
     return 0
