@@ -37,7 +37,7 @@ HOLD = 0.15
 def grids(tmp_path_factory):
     """A right grid and one with two faces swapped (row 1, columns 3 and 4), as camera folders."""
     out = {}
-    for name, fault in (("right", {}), ("swapped", {"swap": (2, 3)})):
+    for name, fault in (("right", {}), ("swapped", {"swap": (2, 3)}), ("no_bonus", {"bonus": False})):
         img, _, cal = render_grid(4242, look_seed=4242, tile_cm=2.2, image_size=SIZE, **fault)
         folder = tmp_path_factory.mktemp(name)
         cv2.imwrite(str(folder / "000.png"), img)
@@ -154,6 +154,16 @@ def test_a_swapped_grid_is_named_in_german_and_nothing_is_stored(tmp_path, grids
     assert r.app.mode == "enroll"
     r.press("next")
     assert isinstance(r.app.screen, PlayScreen) and r.app.tile_set is None
+
+
+def test_a_set_without_flowers_and_seasons_is_learned_from_its_short_grid(tmp_path, grids, rigs):
+    folder, cal = grids["no_bonus"]
+    r = rigs(tmp_path, folder=folder, calibration=cal)
+    r.app.start()
+    r.hold_mahjong()
+    r.press("mahjong")
+    assert r.app.screen.stage == "learned" and r.app.screen.faces == 34, r.app.screen
+    assert not r.app.tile_set.bonus and (r.sets / "table.tileset.json").is_file()
 
 
 def test_a_set_made_for_other_models_asks_for_the_grid_again(tmp_path, grids, rigs):
