@@ -26,8 +26,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "notation.no_tiles": ("no tiles given", "keine Steine angegeben"),
     "notation.needs_suit": ("'{text}': the numbers {digits} need a suit letter m, p or s",
                             "'{text}': die Zahlen {digits} brauchen einen Farbbuchstaben m, p oder s"),
-    "notation.numbers_first": ("'{ch}' in '{text}' needs the numbers before it, as in 123{ch}",
-                               "'{ch}' in '{text}' braucht die Zahlen davor, wie in 123{ch}"),
+    "notation.numbers_first": ("{ch} in {text} needs the numbers before it, as in 123{letter}",
+                               "{ch} in {text} braucht die Zahlen davor, wie in 123{letter}"),
     "notation.flowers": ("'{text}': flowers and seasons are written h1 .. h8",
                          "'{text}': Blumen und Jahreszeiten schreibt man h1 .. h8"),
     "notation.not_a_meld": ("'{text}' is not a meld: a meld has three or four tiles",
@@ -49,15 +49,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tiles.not_a_wind": ("{code} is not a wind (use E, S, W or N)", "{code} ist kein Wind (E, S, W oder N verwenden)"),
     "rules.unknown_rule_set": ("unknown rule set {rules} (use {known})", "unbekanntes Regelwerk {rules} ({known} verwenden)"),
     # hands (rules/hand.py)
-    "hand.winning_tile_count": ("a winning hand has {want} tiles, but this one has {size}",
-                                "eine Gewinnhand hat {want} Steine, diese hat aber {size}"),
-    "hand.winning_tile_count_kong": ("a winning hand has {want} tiles (a kong counts as three), but this one has {size}",
-                                     "eine Gewinnhand hat {want} Steine (ein Kong zählt als drei), diese hat aber {size}"),
-    "hand.tile_count": ("a hand that did not go out has {want} tiles, but this one has {size}",
-                        "eine Hand, die nicht gewonnen hat, hat {want} Steine, diese hat aber {size}"),
-    "hand.tile_count_kong": ("a hand that did not go out has {want} tiles (a kong counts as three), but this one has {size}",
-                             "eine Hand, die nicht gewonnen hat, hat {want} Steine (ein Kong zählt als drei), "
-                             "diese hat aber {size}"),
+    "hand.tile_count": ("{what} has {want} tiles{kongs}, but this one has {size}",
+                        "{what} hat {want} Steine{kongs}, diese hat aber {size}"),
+    "hand.what_winning": ("a winning hand", "eine Gewinnhand"),
+    "hand.what_not_out": ("a hand that did not go out", "eine Hand, die nicht gewonnen hat,"),
+    "hand.kongs": (" (a kong counts as three)", " (ein Kong zählt als drei)"),
     "hand.five_of_a_tile": ("there are {n} of {tile} in this hand (melds included), but a set has only four",
                             "in dieser Hand liegen {n}-mal {tile} (Meldungen mitgezählt), ein Satz hat aber nur vier"),
     "hand.bonus_twice": ("there is only one of each flower and season, but {tiles} appears twice",
@@ -75,9 +71,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                                      "ein Gewinn kann nicht zugleich ein Kong-Raub sein und vom Ersatzstein eines Kongs "
                                      "kommen"),
     "hand.robbing_fourth": ("robbing the kong: the other three {tile} are in the pung being extended, so this hand "
-                            "cannot hold another {tile}",
+                            "cannot hold another {tile2}",
                             "Kong-Raub: die anderen drei {tile} liegen im Pung, der erweitert wird, also kann diese "
-                            "Hand kein weiteres {tile} halten"),
+                            "Hand kein weiteres {tile2} halten"),
     "hand.not_object": ("a hand must be a JSON object with 'concealed' tiles",
                         "eine Hand muss ein JSON-Objekt mit verdeckten Steinen ('concealed') sein"),
     "hand.concealed_list": ("'concealed' must be a list of tile codes", "'concealed' muss eine Liste von Steincodes sein"),
@@ -252,9 +248,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                             "Spiel {n} wird in der Runde {wind} gespielt, der Tisch sagt aber Rundenwind {table}"),
     "match.record_table": ("a hand to record is a table: a JSON object with 'seats'",
                            "ein einzutragendes Spiel ist ein Tisch: ein JSON-Objekt mit 'seats'"),
-    "match.false_win": ("{who}'s hand is no valid win ({reason}); record it with 'tablemate match penalty {who} "
+    "match.false_win": ("{who}'s hand is no valid win ({reason}); record it with 'tablemate match penalty {who2} "
                         "--false-mahjong'",
-                        "die Hand von {who} ist kein gültiger Gewinn ({reason}); als 'tablemate match penalty {who} "
+                        "die Hand von {who} ist kein gültiger Gewinn ({reason}); als 'tablemate match penalty {who2} "
                         "--false-mahjong' eintragen"),
     "match.penalty_kind": ("a penalty is a foul or a false mahjong, not {kind}",
                            "eine Strafe ist ein Foul oder ein falsches Mahjong, nicht {kind}"),
@@ -354,7 +350,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "vision.calibration_corners": ("{where} needs an image size [w, h] and exactly four corners",
                                    "{where} braucht eine Bildgröße [w, h] und genau vier Ecken"),
     "vision.calibration_numbers": ("{where} has corners that are not numbers", "{where} hat Ecken, die keine Zahlen sind"),
-    "vision.calibration_word": ("calibration", "Kalibrierung"),
+    "vision.calibration_word": ("calibration", "die Kalibrierung"),
     "vision.calibration_outside": ("the calibration's corners lie outside the image",
                                    "die Ecken der Kalibrierung liegen außerhalb des Bildes"),
     "vision.calibration_no_area": ("the calibration's four corners do not outline a play area (they must go "
@@ -384,33 +380,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
                        "docs/enrollment.md shows; nothing was stored",
                        "nur {n} Steine beieinander gefunden, das Raster hat aber {m}; den Satz wie in "
                        "docs/enrollment.md auslegen; nichts wurde gespeichert"),
-    "enroll.two_at": ("two tiles lie at row {r}, column {c}; lay the tiles about half a tile apart in rows and "
-                      "columns; nothing was stored",
-                      "in Reihe {r}, Spalte {c} liegen zwei Steine; die Steine in Reihen und Spalten etwa einen "
-                      "halben Stein auseinander legen; nichts wurde gespeichert"),
-    "enroll.beyond": ("row {r}, column {c}: a tile beyond the grid of {n} tiles; nothing was stored",
-                      "Reihe {r}, Spalte {c}: ein Stein außerhalb des Rasters aus {n} Steinen; nichts wurde gespeichert"),
-    "enroll.empty": ("row {r}, column {c}: no tile there ({code} belongs there); nothing was stored",
-                     "Reihe {r}, Spalte {c}: dort liegt kein Stein (dorthin gehört {code}); nichts wurde gespeichert"),
-    "enroll.back_wanted": ("row {r}, column {c}: a tile face down (its back) belongs there, but a face is up; "
-                           "nothing was stored",
-                           "Reihe {r}, Spalte {c}: dorthin gehört ein verdeckter Stein (seine Rückseite), "
-                           "es liegt aber eine Vorderseite oben; nichts wurde gespeichert"),
-    "enroll.face_down": ("row {r}, column {c}: the tile lies face down; {code} belongs there face up; nothing was stored",
-                         "Reihe {r}, Spalte {c}: der Stein liegt verdeckt; dorthin gehört {code} offen; "
-                         "nichts wurde gespeichert"),
-    "enroll.swapped": ("row {r}, column {c} and row {r2}, column {c2} are swapped ({a} lies where {b} belongs and "
-                       "the other way round); nothing was stored",
-                       "Reihe {r}, Spalte {c} und Reihe {r2}, Spalte {c2} sind vertauscht ({a} liegt, wo {b} "
-                       "hingehört, und umgekehrt); nichts wurde gespeichert"),
-    "enroll.doubled": ("row {r}, column {c}: {a} a second time (as at row {r2}, column {c2}) where {b} belongs; "
+    "enroll.where": ("row {r}, column {c}", "Reihe {r}, Spalte {c}"),
+    "enroll.two_at": ("two tiles lie at {where}; lay the tiles about half a tile apart in rows and columns; "
+                      "nothing was stored",
+                      "zwei Steine liegen in {where}; die Steine in Reihen und Spalten etwa einen halben Stein "
+                      "auseinander legen; nichts wurde gespeichert"),
+    "enroll.beyond": ("{where}: a tile beyond the grid of {n} tiles; nothing was stored",
+                      "{where}: ein Stein außerhalb des Rasters aus {n} Steinen; nichts wurde gespeichert"),
+    "enroll.empty": ("{where}: no tile there ({code} belongs there); nothing was stored",
+                     "{where}: dort liegt kein Stein (dorthin gehört {code}); nichts wurde gespeichert"),
+    "enroll.back_wanted": ("{where}: a tile face down (its back) belongs there, but a face is up; nothing was stored",
+                           "{where}: dorthin gehört ein verdeckter Stein (seine Rückseite), es liegt aber eine "
+                           "Vorderseite oben; nichts wurde gespeichert"),
+    "enroll.face_down": ("{where}: the tile lies face down; {code} belongs there face up; nothing was stored",
+                         "{where}: der Stein liegt verdeckt; dorthin gehört {code} offen; nichts wurde gespeichert"),
+    "enroll.swapped": ("{where} and {where2} are swapped ({a} lies where {b} belongs and the other way round); "
                        "nothing was stored",
-                       "Reihe {r}, Spalte {c}: {a} ein zweites Mal (wie in Reihe {r2}, Spalte {c2}), wo {b} "
-                       "hingehört; nichts wurde gespeichert"),
-    "enroll.upside_down": ("row {r}, column {c}: the tile ({code}) lies upside down; turn it upright as the bottom "
-                           "seat reads it; nothing was stored",
-                           "Reihe {r}, Spalte {c}: der Stein ({code}) liegt auf dem Kopf; ihn aufrecht drehen, wie "
-                           "der untere Platz ihn liest; nichts wurde gespeichert"),
+                       "{where} und {where2} sind vertauscht ({a} liegt, wo {b} hingehört, und umgekehrt); "
+                       "nichts wurde gespeichert"),
+    "enroll.doubled": ("{where}: {a} a second time (as at {where2}) where {b} belongs; nothing was stored",
+                       "{where}: {a} ein zweites Mal (wie in {where2}), wo {b} hingehört; nichts wurde gespeichert"),
+    "enroll.upside_down": ("{where}: the tile ({code}) lies upside down; turn it upright as the bottom seat reads "
+                           "it; nothing was stored",
+                           "{where}: der Stein ({code}) liegt auf dem Kopf; ihn aufrecht drehen, wie der untere "
+                           "Platz ihn liest; nichts wurde gespeichert"),
     # camera (device/camera.py)
     "camera.bad_frame": ("{path}: cannot read this image (damaged or not an image)",
                          "{path}: dieses Bild ist nicht lesbar (beschädigt oder kein Bild)"),
