@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from tablemate.rules.errors import TablemateError
 
@@ -41,6 +42,10 @@ def run(args: argparse.Namespace) -> int:
         if args.overlay:
             import cv2
             from tablemate.vision.overlay import draw_overlay
+            try:  # out/overlay.png: make out/ first
+                Path(args.overlay).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise TablemateError(f"cannot write the overlay {args.overlay}: {err.strerror or err}") from None
             img = cv2.imread(args.image, cv2.IMREAD_COLOR)
             if img is None or not cv2.imwrite(args.overlay, draw_overlay(img, rec)):
                 raise TablemateError(f"cannot write the overlay {args.overlay}")
