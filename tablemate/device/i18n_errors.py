@@ -714,7 +714,9 @@ def _field(value: str, depth: int) -> str:
     return value if german is None else german
 
 
-_PREFIX = re.compile(r"^((?:tablemate|usage)[\w .-]*: )?(.*)$", re.S)
+#: What stays in front of a message on stderr: the command ("tablemate run: "), argparse's "usage: ",
+#: the service's log level ("INFO ").
+_PREFIX = re.compile(r"^((?:tablemate|usage)[\w .-]*: |(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) )?(.*)$", re.S)
 
 
 class LocalizedStream:
