@@ -378,7 +378,18 @@ def _in_the_wall(t: Seen, wall: list[Seen], unit: float) -> bool:
 
 
 def _hand_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -> int:
-    row = sorted(row, key=lambda t: t.u)
+    """The revealed hand, its winning tile set apart at the right end; a back in the row is none of it.
+
+    Why backs are left out before the winning tile is looked for: on a table
+    small for its tiles the wall's corner can lie in line with a hand row,
+    and a stack beyond the winning tile would hide that it stands apart.
+    """
+    for t in row:
+        if t.code == "back":
+            t.role, t.group = "unknown", 0
+    row = sorted((t for t in row if t.code != "back"), key=lambda t: t.u)
+    if not row:
+        return group
     runs = _runs_units(row, side, unit, WIN_GAP_W)
     win = None
     if len(runs) > 1 and len(runs[-1]) == 1:
@@ -390,14 +401,12 @@ def _hand_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -
         if _is_bonus(t.code):
             t.role, t.group = "flower", group
             seat["flowers"].append(t.code)
-        elif t.code == "back":
-            t.role, t.group = "unknown", 0
         else:
             t.role, t.group = "hand", group
             seat["concealed"].append(t.code)
     if win is not None:
         group += 1
-        if win.code == "back" or _is_bonus(win.code):
+        if _is_bonus(win.code):
             win.role, win.group = "unknown", 0
         else:
             win.role, win.group = "winning", group
