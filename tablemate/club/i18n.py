@@ -29,6 +29,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "live": {"en": "live", "de": "live"},
     "no_results": {"en": "No results yet.", "de": "Noch keine Ergebnisse."},
     "published": {"en": "seating of round {n} sent to {k} tables", "de": "Sitzplan der Runde {n} an {k} Tische gesendet"},
+    "sent_all": {"en": "outbox empty: every event is with the broker",
+                 "de": "Postausgang leer: alle Ereignisse sind beim Broker"},
 }
 
 

@@ -34,7 +34,7 @@ def rig(monkeypatch):
         k = small.shape[1] / W
         return Calibration((small.shape[1], small.shape[0]), tuple((x * k, y * k) for x, y in cal.corners))
 
-    def read(small, full_size, scale, cal, models_dir=None, timings=None, detail=None):
+    def read(small, full_size, scale, cal, models_dir=None, timings=None, detail=None, tile_set=None):
         state["used"].append(cal)
         state["detail"] = detail
         tiles = [{"code": "1m", "side": "bottom", "role": "discard", "group": 1}] if state["table"] else []
