@@ -36,6 +36,8 @@ from .models import run_detector, run_reader, run_reader_embedding
 from .tile_counts import assign_within_counts
 
 HEAT_THRESHOLD = 0.35
+#: A standing tile is a thin strip whose heat runs lower; a seat's only standing tile decides that its hand is hidden.
+STANDING_THRESHOLD = 0.30
 LANDSCAPE = 1.08         # an outline this much wider than tall across "up" is turned a quarter wrong
 MAX_DECODE_SIDE = 2400   # decode larger JPEGs at 1/2 or 1/4 scale
 
@@ -147,7 +149,8 @@ def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
     """Tiles in the top-down square (centre, size, orientation, state), no codes yet."""
     heat, size, orient = run_detector(detector_blob(rectified), models_dir)
     m, cls = tile_evidence(heat)
-    peaks = (m >= cv2.dilate(m, np.ones((3, 3), np.uint8))) & (m > HEAT_THRESHOLD)
+    bar = np.where(cls == DET_CLASSES.index("standing"), STANDING_THRESHOLD, HEAT_THRESHOLD)
+    peaks = (m >= cv2.dilate(m, np.ones((3, 3), np.uint8))) & (m > bar)
     out = []
     gh, gw = m.shape
     for y, x in zip(*np.nonzero(peaks)):
