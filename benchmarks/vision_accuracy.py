@@ -277,6 +277,7 @@ def main(argv=None) -> None:
     ap.add_argument("--sizes", default="2.2,3.0,3.5", help="tile widths in cm on an 85 cm play area")
     ap.add_argument("--photos", type=int, default=0, help="held-out real images per size (default 0: all)")
     ap.add_argument("--family", default="holdout", choices=["holdout", "train"])
+    ap.add_argument("--only", choices=["photos", "rendered"], help="measure only one half (two halves run on two cores)")
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--verbose", action="store_true", help="print every scene and what differs in each wrong seat")
     ap.add_argument("--models", help="a folder with tile_detector.onnx, tile_reader.onnx and tile_bonus.onnx "
@@ -284,7 +285,9 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     sizes = [float(v) for v in a.sizes.split(",") if v]
     res: dict = {"photos": [], "rendered": []}
-    if photos_real.load():
+    if a.only == "rendered":
+        pass
+    elif photos_real.load():
         for size in sizes:
             r = photo_figures(size, a.photos, a.models, a.verbose)
             res["photos"].append(r)
@@ -292,7 +295,7 @@ def main(argv=None) -> None:
             print(f"  confusions: {r['confusions']}", flush=True)
     else:
         print(f"real photos: not found at {photos_real.root()} (docs/training.md says where they go)")
-    for size in [*sizes, RANGE]:
+    for size in [*sizes, RANGE] if a.only != "photos" else []:
         r = rendered_figures(size, a.scenes, a.family, a.models, a.verbose)
         res["rendered"].append(r)
         print(_rendered_line(r), flush=True)
