@@ -22,9 +22,3 @@ def test_small_tiles_are_judged_by_their_own_width():
     tiles = [_tile(50, 50, 0.9, 13, 18), _tile(63, 50, 0.8, 13, 18), _tile(300, 300, 0.9)]
     assert len(one_outline_per_tile(tiles)) == 3
 
-
-def test_an_outline_in_the_gap_between_two_tiles_is_dropped():
-    """A weaker outline centred on a gap of 0.3 tile widths covers over a third of each neighbour."""
-    left, right = _tile(100, 100, 0.9), _tile(100 + 28 * 1.3, 100, 0.8)
-    gap = _tile(100 + 28 * 0.65, 100, 0.5)
-    assert one_outline_per_tile([left, gap, right]) == [left, right]
