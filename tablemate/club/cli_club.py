@@ -92,7 +92,7 @@ def _lang(args) -> str:
     return getattr(args, "lang", None) or lang_from_env()
 
 
-def _club_config(args):
+def _club_config(args, off_ok: bool = False):
     from ..device.config import ConfigError, load_config
 
     try:
@@ -100,6 +100,8 @@ def _club_config(args):
     except ConfigError as err:
         raise ClubCLIError(str(err)) from None
     if not cfg.club.enabled:
+        if off_ok:
+            return None
         raise ClubCLIError(t("err_club_off", _lang(args), path=args.config))
     return cfg
 
@@ -124,9 +126,14 @@ def run_publish(args: argparse.Namespace) -> int:
     def work() -> int:
         from .publisher import Publisher
 
-        cfg = _club_config(args)
-        pub = Publisher(cfg.db, cfg.club)
         lang = _lang(args)
+        # Club mode off is not a failure for the long-running publisher: it says so and
+        # exits 0, so systemd/tablemate-club.service stays stopped instead of restarting.
+        cfg = _club_config(args, off_ok=not args.once)
+        if cfg is None:
+            print(f"tablemate: {t('err_club_off', lang, path=args.config)}", file=sys.stderr)
+            return 0
+        pub = Publisher(cfg.db, cfg.club)
         if args.once:
             if pub.drain(timeout=args.timeout):
                 print(t("sent_all", lang))
