@@ -170,7 +170,6 @@ def _split_melds(tiles: list[Seen]) -> list[tuple[list[Seen], dict]] | None:
     return best[0]
 
 
-BACK_IN_HAND_P = 0.10
 DOUBTFUL = 0.75  # a reading below this may be a shadow's, and is set aside if it alone spoils a meld row
 
 
@@ -383,18 +382,11 @@ def _hand_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -
 
     Why backs are left out before the winning tile is looked for: on a table
     small for its tiles the wall's corner can lie in line with a hand row,
-    and a stack beyond the winning tile would hide that it stands apart. A
-    revealed hand holds no backs, so a "back" whose reading gives some face
-    at least ``BACK_IN_HAND_P`` is that face (a white dragon's blank face looks
-    like a back; a wall stack in line gives faces less).
+    and a stack beyond the winning tile would hide that it stands apart.
     """
     for t in row:
         if t.code == "back":
-            face = next(((c, p) for c, p in t.alternatives[1:] if c != "back" and p >= BACK_IN_HAND_P), None)
-            if face is not None:  # a blank or framed white dragon the reader took for a back
-                t.code, t.confidence, t.state = face[0], face[1], "face_up"
-            else:
-                t.role, t.group = "unknown", 0
+            t.role, t.group = "unknown", 0
     row = sorted((t for t in row if t.code != "back"), key=lambda t: t.u)
     if not row:
         return group
