@@ -16,6 +16,8 @@
 #   - /etc/tablemate/tablemate.toml from systemd/tablemate.toml if absent
 #   - /var/lib/tablemate for the match ledger (systemd also creates it)
 #   - the unit, enabled and (re)started
+#   - tablemate-club.service (the club publisher, docs/club.md), enabled and
+#     (re)started too; with [club] enabled = false it exits at once and stays off
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,6 +28,7 @@ user=tablemate
 config_dir=/etc/tablemate
 state_dir=/var/lib/tablemate
 unit=/etc/systemd/system/tablemate.service
+club_unit=/etc/systemd/system/tablemate-club.service
 
 if [[ $EUID -ne 0 ]]; then
     echo "install.sh: run as root (sudo $0)" >&2
@@ -72,7 +75,9 @@ install -d -m 0750 -o "$user" -g "$user" "$state_dir"
 
 echo "== service"
 install -m 0644 "$here/tablemate.service" "$unit"
+install -m 0644 "$here/tablemate-club.service" "$club_unit"
 systemctl daemon-reload
-systemctl enable tablemate.service
-systemctl restart tablemate.service
+systemctl enable tablemate.service tablemate-club.service
+systemctl restart tablemate.service tablemate-club.service
 echo "done: systemctl status tablemate; journalctl -u tablemate -f"
+echo "club mode: systemctl status tablemate-club; journalctl -u tablemate-club -f"

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "tablemate.service"
 INSTALL = ROOT / "systemd" / "install.sh"
 EXEC_START = "/opt/tablemate/venv/bin/tablemate run --config /etc/tablemate/tablemate.toml"
+CLUB_UNIT = ROOT / "systemd" / "tablemate-club.service"
+CLUB_EXEC_START = "/opt/tablemate/venv/bin/tablemate club publish --config /etc/tablemate/tablemate.toml"
 
 needs_systemd = pytest.mark.skipif(
     shutil.which("systemd-analyze") is None,
@@ -119,3 +123,101 @@ def test_install_script_matches_the_unit():
     assert 'install -m 0644 "$here/tablemate.service"' in script
     # It never overwrites a config the players edited.
     assert '[[ ! -e "$config_dir/tablemate.toml" ]]' in script
+
+
+# -- tablemate-club.service: the club publisher (docs/club.md) ---------------------------
+
+
+def runnable(unit: Path, exec_start: str, tmp_path: Path) -> Path:
+    """A copy of ``unit`` whose ExecStart binary exists here (see ``runnable_unit``)."""
+    text = unit.read_text()
+    assert text.count(f"ExecStart={exec_start}\n") == 1
+    copy = tmp_path / unit.name
+    copy.write_text(text.replace(f"ExecStart={exec_start.split()[0]} ", f"ExecStart={shutil.which('true')} "))
+    return copy
+
+
+def exposure(unit: Path) -> float:
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager", str(unit)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    match = re.search(rf"Overall exposure level for {re.escape(unit.name)}: (\d+\.\d)", result.stdout)
+    assert match, result.stdout[-2000:]
+    return float(match.group(1))
+
+
+def test_club_unit_mirrors_the_appliance_unit():
+    club, main = settings(CLUB_UNIT), settings(UNIT)
+    assert club["ExecStart"] == [CLUB_EXEC_START]
+    # The same config file, hence the same ledger, as the appliance.
+    assert CLUB_EXEC_START.split("--config ")[1] == EXEC_START.split("--config ")[1]
+    assert club["ConditionPathExists"] == [EXEC_START.split("--config ")[1]]
+    assert club["Restart"] == ["on-failure"]
+    assert "tablemate.service" in club["After"][0].split()
+    for key in ("User", "Group", "StateDirectory", "ConfigurationDirectory", "WorkingDirectory", "UMask",
+                "ProtectSystem", "ProtectHome", "NoNewPrivileges", "CapabilityBoundingSet", "IPAddressDeny",
+                "IPAddressAllow", "SystemCallFilter", "MemoryDenyWriteExecute", "DevicePolicy"):
+        assert club[key] == main[key], key
+    # Network: IP to the broker on the local network, nothing more.
+    assert set(club["RestrictAddressFamilies"][0].split()) == {"AF_UNIX", "AF_INET", "AF_INET6"}
+    assert "DeviceAllow" not in club and club["PrivateDevices"] == ["yes"]
+    assert club["WantedBy"] == ["multi-user.target"]
+
+
+@needs_systemd
+def test_club_unit_verify_is_clean(tmp_path):
+    result = subprocess.run(["systemd-analyze", "verify", str(runnable(CLUB_UNIT, CLUB_EXEC_START, tmp_path))],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "" and result.stderr.strip() == ""
+
+
+@needs_systemd
+def test_club_unit_verify_sees_the_real_exec_start(tmp_path):
+    if Path(CLUB_EXEC_START.split()[0]).exists():
+        pytest.skip("tablemate is installed here: nothing missing to report")
+    copy = tmp_path / CLUB_UNIT.name
+    copy.write_text(CLUB_UNIT.read_text())
+    result = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert "/opt/tablemate/venv/bin/tablemate is not executable" in result.stderr
+
+
+@needs_systemd
+def test_club_unit_exposure_is_at_most_the_appliances(tmp_path, runnable_unit):
+    club = exposure(runnable(CLUB_UNIT, CLUB_EXEC_START, tmp_path))
+    assert club <= exposure(runnable_unit), club
+
+
+def test_club_unit_runs_the_publisher_command():
+    from tablemate.club.cli_club import run_publish
+    from tablemate.device.cli import build_parser
+
+    argv = shlex.split(CLUB_EXEC_START)[1:]
+    args = build_parser().parse_args(argv)
+    assert args.func is run_publish and not args.once  # the long-running publisher, not --once
+    cli = [sys.executable, "-m", "tablemate.device.cli"]
+    result = subprocess.run(cli + argv[:2] + ["--help"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert "--config" in result.stdout
+
+
+def test_club_publisher_exits_cleanly_when_club_mode_is_off(tmp_path):
+    # The unit is enabled on every table; with [club] off it must stop at once with
+    # exit 0 (no restart loop) and say why in the journal.
+    config = tmp_path / "tablemate.toml"
+    config.write_text(f'db = "{tmp_path / "tablemate.sqlite"}"\n')
+    argv = shlex.split(CLUB_EXEC_START)[1:]
+    argv[argv.index("--config") + 1] = str(config)
+    result = subprocess.run([sys.executable, "-m", "tablemate.device.cli", *argv], capture_output=True,
+                            text=True, timeout=60, cwd=ROOT, env={"PATH": "/usr/bin:/bin", "LANG": "C"})
+    assert result.returncode == 0, result.stderr
+    assert "club mode is off" in result.stderr
+
+
+def test_install_script_installs_and_enables_the_club_unit():
+    script = INSTALL.read_text()
+    assert 'install -m 0644 "$here/tablemate-club.service" "$club_unit"' in script
+    assert "club_unit=/etc/systemd/system/tablemate-club.service" in script
+    assert re.search(r"^systemctl enable .*\btablemate-club\.service\b", script, re.M)
+    assert re.search(r"^systemctl restart .*\btablemate-club\.service\b", script, re.M)
