@@ -201,17 +201,21 @@ def one_outline_per_tile(tiles: list[Seen]) -> list[Seen]:
     return [tiles[i] for i in sorted(kept)]
 
 
-def _read_crops(blob: np.ndarray, models_dir, tile_set=None) -> tuple[np.ndarray, np.ndarray]:
-    """The reader's (face probabilities, upside-down probabilities) for a batch of crops.
+def _read_crops(blob: np.ndarray, models_dir, tile_set=None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """The reader's (face probabilities, upside-down probabilities, the set's prototype probabilities) for crops.
 
     With a learned set (``vision.tile_set``, docs/enrollment.md) the face
     probabilities are the set's blend of the reader's and its prototypes';
     the features come from the same forward pass, so it costs no extra read.
+    The prototypes' own say is returned too (None without a set): it is
+    blended in again after the bonus reader has spoken.
     """
     if tile_set is None:
-        return run_reader(blob, models_dir)
-    probs, flip, emb = run_reader_embedding(blob, models_dir)
-    return tile_set.read(probs, emb), flip
+        probs, flip = run_reader(blob, models_dir)
+        return probs, flip, None
+    raw, flip, emb = run_reader_embedding(blob, models_dir)
+    proto = tile_set.prototype_probs(emb)
+    return tile_set.blend(raw, proto), flip, proto
 
 
 UNSURE = 0.5  # a reading below this is tried again turned a quarter
@@ -248,7 +252,7 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
         alts = _turns(faces[i])
         turned += alts
         owner += [i] * len(alts)
-    p2, _ = _read_crops(reader_blob([crop_tile(image, q) for q in _quads(turned, to_image)]), models_dir, tile_set)
+    p2, _, _ = _read_crops(reader_blob([crop_tile(image, q) for q in _quads(turned, to_image)]), models_dir, tile_set)
     if detail is not None:
         detail.look(turned, p2, models_dir=models_dir, limit=len(turned))
     for cand, alt, i in zip(p2, turned, owner):
@@ -308,28 +312,18 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     if not faces:
         return faces, np.zeros((0, len(READER_CLASSES)), np.float32)
 
-    blob = reader_blob([crop_tile(image, q) for q in _quads(faces, to_image)])
-    if tile_set is None:
-        probs, flip = run_reader(blob, models_dir)
-    else:
-        raw, flip, emb = run_reader_embedding(blob, models_dir)
-        proto = tile_set.prototype_probs(emb)
-        probs = tile_set.blend(raw, proto)
+    probs, flip, proto = _read_crops(reader_blob([crop_tile(image, q) for q in _quads(faces, to_image)]),
+                                     models_dir, tile_set)
     again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
     if again:
         for i in again:
             faces[i].orient = (faces[i].orient + 2) % 4
-        blob2 = reader_blob([crop_tile(image, q) for q in _quads([faces[i] for i in again], to_image)])
-        if tile_set is None:
-            p2, _ = run_reader(blob2, models_dir)
-        else:
-            raw2, _, emb2 = run_reader_embedding(blob2, models_dir)
-            proto2 = tile_set.prototype_probs(emb2)
-            p2 = tile_set.blend(raw2, proto2)
+        p2, _, proto2 = _read_crops(reader_blob([crop_tile(image, q) for q in _quads([faces[i] for i in again],
+                                                                                    to_image)]), models_dir, tile_set)
         for j, i in enumerate(again):
             if p2[j].max() >= probs[i].max():
                 probs[i] = p2[j]
-                if tile_set is not None:
+                if proto is not None:
                     proto[i] = proto2[j]
             else:
                 faces[i].orient = (faces[i].orient + 2) % 4
