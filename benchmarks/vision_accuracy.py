@@ -137,7 +137,7 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
             cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
             cpath.write_text(json.dumps(cal))
             rec = recognize_image(str(path), str(cpath), models_dir=models_dir)
-            dets = [t for t in rec["tiles"]]
+            dets = rec["tiles"]
             c = _quad_centres(dets)
             boxes = np.array([b for _, b in tiles])
             inside = ((c[:, None, 0] >= boxes[None, :, 0]) & (c[:, None, 0] <= boxes[None, :, 2])

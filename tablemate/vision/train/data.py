@@ -8,6 +8,7 @@ benchmark.
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing as mp
 import os
 from pathlib import Path
@@ -16,7 +17,8 @@ import cv2
 import numpy as np
 
 from tablemate.rules.tiles import Tile
-from tablemate.vision.contract import (BONUS_CLASSES, DET_SIZE, READER_CLASSES, bonus_crop, crop_tile, orient_of)
+from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_SIZE, READER_CLASSES, bonus_crop, crop_tile,
+                                       orient_of)
 from tablemate.vision.render import random_layout, render_topdown
 from tablemate.vision.render.layout import SIDES
 from tablemate.vision.train import photos_real
@@ -112,20 +114,20 @@ def _bonus_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(xs), np.array(ys, np.int16)
 
 
-def _detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _rendered_table(seed: int):
+    """(generator, top-down image, every tile's outline in it and its class) of one rendered detector scene."""
     rng = np.random.default_rng(seed)
     layout = random_layout(rng, "scoring" if rng.random() < 0.6 else "play")
     img, gt, info = render_topdown(layout, seed, family="train", out_size=DET_SIZE)
-    rows = []
     scale = DET_SIZE / (info["size_cm"] * info["ppc"])  # 1 unless resized
-    for t in gt["tiles"]:
-        if t["role"] == "wall" and False:
-            continue
-        q = np.array(t["corners"]) * scale
-        rows.append(_box_row(q, 0 if t["face_up"] else 1))
-    for s in info["standing"]:
-        rows.append(_box_row(np.array(s["corners"]) * scale, 2))
-    return img, np.array(rows, np.float32)
+    boxes = [(np.array(t["corners"]) * scale, 0 if t["face_up"] else 1) for t in gt["tiles"]]
+    boxes += [(np.array(s["corners"]) * scale, 2) for s in info["standing"]]
+    return rng, img, boxes
+
+
+def _detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    _, img, boxes = _rendered_table(seed)
+    return img, np.array([_box_row(q, c) for q, c in boxes], np.float32)
 
 
 def _box_row(q: np.ndarray, cls: int) -> list[float]:
@@ -135,23 +137,16 @@ def _box_row(q: np.ndarray, cls: int) -> list[float]:
     return [float(c[0]), float(c[1]), w, h, float(orient_of(q)), float(cls)]
 
 
-_PHOTOS: dict = {}
-
-
+@functools.lru_cache(maxsize=1)
 def _train_photos() -> list:
-    if "train" not in _PHOTOS:
-        _PHOTOS["train"] = photos_real.split(photos_real.load())[0]
-    return _PHOTOS["train"]
+    return photos_real.split(photos_real.load())[0]
 
 
+@functools.lru_cache(maxsize=64)
 def _photo_orients(photo) -> tuple[np.ndarray, list[int]]:
     """The photo's pixels and each labelled tile's orientation (by the shipped reader, ``orient_by_label``)."""
-    key = str(photo.image)
-    if key not in _PHOTOS:
-        img = cv2.imread(key)
-        _PHOTOS.clear() if len(_PHOTOS) > 64 else None
-        _PHOTOS[key] = (img, photos_real.orient_by_label(img, photo.tiles))
-    return _PHOTOS[key]
+    img = cv2.imread(str(photo.image))
+    return img, photos_real.orient_by_label(img, photo.tiles)
 
 
 def _photo_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -197,8 +192,7 @@ def _photo_bonus_crops(index: int) -> tuple[np.ndarray, np.ndarray]:
         xs.append(bonus_crop(img, jitter_quad(photos_real.box_quad(t.box, o), rng)))
         ys.append(BONUS_CLASSES.index(code))
     if not xs:
-        return np.zeros((0, *bonus_crop(img, photos_real.box_quad(photo.tiles[0].box, 0)).shape), np.uint8), \
-            np.zeros(0, np.int16)
+        return np.zeros((0, BONUS_H, BONUS_W, 3), np.uint8), np.zeros(0, np.int16)
     return np.stack(xs), np.array(ys, np.int16)
 
 
@@ -209,10 +203,7 @@ def _photo_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     photo only its labelled tiles teach the detector (an unlabelled tile
     there is not background).
     """
-    rng = np.random.default_rng(seed)
-    layout = random_layout(rng, "scoring" if rng.random() < 0.6 else "play")
-    img, gt, info = render_topdown(layout, seed, family="train", out_size=DET_SIZE)
-    scale = DET_SIZE / (info["size_cm"] * info["ppc"])
+    rng, img, boxes = _rendered_table(seed)
     photos = _train_photos()
     photo = photos[int(rng.integers(len(photos)))]
     src, orients = _photo_orients(photo)
@@ -223,17 +214,8 @@ def _photo_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     px, py = int(rng.integers(0, DET_SIZE - pw + 1)), int(rng.integers(0, DET_SIZE - ph + 1))
     img = img.copy()
     img[py:py + ph, px:px + pw] = pic
-    rows = []
-    for t in gt["tiles"]:
-        q = np.array(t["corners"]) * scale
-        cx, cy = q.mean(0)
-        if not (px <= cx < px + pw and py <= cy < py + ph):
-            rows.append(_box_row(q, 0 if t["face_up"] else 1))
-    for st in info["standing"]:
-        q = np.array(st["corners"]) * scale
-        cx, cy = q.mean(0)
-        if not (px <= cx < px + pw and py <= cy < py + ph):
-            rows.append(_box_row(q, 2))
+    under = lambda q: px <= q[:, 0].mean() < px + pw and py <= q[:, 1].mean() < py + ph  # noqa: E731
+    rows = [_box_row(q, c) for q, c in boxes if not under(q)]  # the photo covers the tiles drawn there
     for t, o in zip(photo.tiles, orients):
         q = photos_real.box_quad(t.box, o) * [pw / src.shape[1], ph / src.shape[0]] + [px, py]
         rows.append(_box_row(q, 1 if t.code == "back" else 0))

@@ -33,9 +33,8 @@ import cv2
 import numpy as np
 
 from tablemate.vision.contract import READER_CLASSES, crop_tile
+from tablemate.vision.datasets import data_dir
 
-#: Where the training commands expect the data set (docs/training.md), unless TABLEMATE_PHOTOS_REAL says otherwise.
-DEFAULT_ROOT = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "photos-real"
 HOLDOUT_SHARE = 0.2
 CREDIT = "Chinese Mahjong Detection v4 (riichimahjongdetection, Roboflow Universe), CC BY 4.0"
 
@@ -58,7 +57,8 @@ class Photo:
 
 
 def root() -> Path:
-    return Path(os.environ.get("TABLEMATE_PHOTOS_REAL", DEFAULT_ROOT))
+    """The data set's folder: ``$TABLEMATE_PHOTOS_REAL``, else where ``datasets.data_dir`` finds it."""
+    return Path(os.environ.get("TABLEMATE_PHOTOS_REAL") or data_dir("photos-real"))
 
 
 def load(folder: Path | None = None) -> list[Photo]:
@@ -156,10 +156,8 @@ def photo_on_mat(photo: Photo, tile_share: float, rng: np.random.Generator, *, a
     rim = rng.uniform(10, 120, 3)
     canvas[:ay0], canvas[ay0 + area_px:] = rim, rim
     canvas[:, :ax0], canvas[:, ax0 + area_px:] = rim, rim
-    s = tile_share * area_px / photo.tile_width()
     inner = 0.8 * area_px  # keep clear of the corner squares
-    s = min(s, inner / img.shape[1], inner / img.shape[0]) if (img.shape[1] * s > inner or img.shape[0] * s > inner) \
-        else s
+    s = min(tile_share * area_px / photo.tile_width(), inner / img.shape[1], inner / img.shape[0])
     pw, ph = max(1, int(round(img.shape[1] * s))), max(1, int(round(img.shape[0] * s)))
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC
     scaled = cv2.resize(img, (pw, ph), interpolation=interp)
