@@ -17,6 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tablemate.vision.datasets import data_dir
+
 ASSETS = Path(__file__).with_name("assets")
 SIZE = (96, 128)  # width, height of a rasterised face in pixels
 
@@ -58,4 +60,4 @@ def main(art_dir: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "../shared/data/tile-art")
+    main(sys.argv[1] if len(sys.argv) > 1 else str(data_dir("tile-art")))

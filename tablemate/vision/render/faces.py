@@ -18,12 +18,12 @@ import numpy as np
 
 from tablemate.rules.tiles import Tile
 
+from ..datasets import data_dir
 from .flowers import flower_face
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 FACE_W, FACE_H = 96, 128
 CODES = [t.code for t in Tile]
-REAL_DIR_DEFAULT = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "tiles-real"
 
 
 @functools.lru_cache(maxsize=None)
@@ -38,7 +38,7 @@ def glyph(art: str, code: str) -> np.ndarray | None:
 
 def real_photo_index(real_dir: str | Path | None = None) -> dict[str, list[Path]]:
     """Real tile photos by code; file names are ``CODE_NNNN.png``."""
-    folder = Path(real_dir) if real_dir else REAL_DIR_DEFAULT
+    folder = Path(real_dir) if real_dir else data_dir("tiles-real")
     out: dict[str, list[Path]] = {}
     for p in sorted(folder.glob("*.png")):
         out.setdefault(p.stem.split("_")[0], []).append(p)
