@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RENDER = """
 import json, pickle, random, sys, cv2
 from pathlib import Path
-from tablemate.device.session import play_sequence, _hand_tiles
+from tablemate.app.session import play_sequence, _hand_tiles
 from tablemate.vision.render import render_scene
 out = Path(sys.argv[1]); n = int(sys.argv[2])
 steps = play_sequence(random.Random(4), east="bottom", turns=n, idle_rate=0.0,
@@ -83,14 +83,14 @@ def main(argv=None) -> None:
 
     from tablemate.device.buttons import Buttons
     from tablemate.device.camera import FileCamera
-    from tablemate.device.config import PinsConfig
+    from tablemate.app.config import PinsConfig
     from tablemate.device.display import Display
-    from tablemate.device.i18n import Strings
-    from tablemate.device.ledger import Ledger
+    from tablemate.app.i18n import Strings
+    from tablemate.app.ledger import Ledger
     from tablemate.device.leds import SeatLights
-    from tablemate.device.screens import ScoreScreen
-    from tablemate.device.frame_vision import FrameVision
-    from tablemate.device.service import Appliance, Outputs
+    from tablemate.app.screens import ScoreScreen
+    from tablemate.app.frame_vision import FrameVision
+    from tablemate.app.service import Appliance, Outputs
     from tablemate.vision.turns import TurnTracker
 
     res: dict = {}

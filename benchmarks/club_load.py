@@ -33,8 +33,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tablemate.club.publisher import Publisher  # noqa: E402
-from tablemate.device.config import ClubConfig  # noqa: E402
-from tablemate.device.ledger import Ledger  # noqa: E402
+from tablemate.app.config import ClubConfig  # noqa: E402
+from tablemate.app.ledger import Ledger  # noqa: E402
 from tablemate.rules.notation import parse_hand  # noqa: E402
 from tablemate.rules.tiles import Tile  # noqa: E402
 from tests.club.conftest import CLUB, Broker, Postgres, Service, table_password  # noqa: E402

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tablemate.device.ledger import Ledger
+from tablemate.app.ledger import Ledger
 from tablemate.rules.notation import parse_hand
 from tablemate.rules.tiles import Tile
 

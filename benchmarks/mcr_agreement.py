@@ -35,7 +35,7 @@ def cli_scores(hands, options):
             f.write(json.dumps(h.to_json()) + "\n")
         path = f.name
     with open(path) as stdin:
-        proc = subprocess.run([sys.executable, "-m", "tablemate.device.cli", "score", "--rules", "mcr", "--jsonl", *options],
+        proc = subprocess.run([sys.executable, "-m", "tablemate.cli.main", "score", "--rules", "mcr", "--jsonl", *options],
                               stdin=stdin, capture_output=True, text=True, cwd=ROOT)
     return proc.returncode, [json.loads(line) for line in proc.stdout.splitlines()]
 

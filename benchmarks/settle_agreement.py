@@ -30,7 +30,7 @@ from tests.rules.test_settlement_random import (  # noqa: E402
 def run(tables):
     stdin = "".join(json.dumps(t) + "\n" for t in tables)
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "tablemate.device.cli", "settle", "--jsonl"],
+    proc = subprocess.run([sys.executable, "-m", "tablemate.cli.main", "settle", "--jsonl"],
                           input=stdin, capture_output=True, text=True, cwd=ROOT)
     return time.perf_counter() - t0, [json.loads(x) for x in proc.stdout.splitlines()]
 

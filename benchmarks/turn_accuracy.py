@@ -17,7 +17,7 @@ How it stays like a real table, and honest:
   default the held-out ones training never saw); only the tiles' placement
   jitter and the sensor's noise, blur and JPEG change between frames;
 - frames are read as the appliance reads its camera
-  (``tablemate.device.frame_vision.FrameVision``, no calibration given): the
+  (``tablemate.app.frame_vision.FrameVision``, no calibration given): the
   mat is found automatically, kept once two frames agree, and the first
   frames of every sequence pay for that search; with ``--markers`` the
   printed corner markers lie on the table and give the calibration instead
@@ -44,8 +44,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tablemate.device.frame_vision import FrameVision  # noqa: E402
-from tablemate.device.session import play_sequence, recognition_of  # noqa: E402
+from tablemate.app.frame_vision import FrameVision  # noqa: E402
+from tablemate.app.session import play_sequence, recognition_of  # noqa: E402
 from tablemate.vision import render  # noqa: E402
 from tablemate.vision.turns import SIDES, TurnTracker  # noqa: E402
 

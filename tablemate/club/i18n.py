@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from ..device.i18n_errors import MESSAGES, localize
+from ..app.i18n_errors import MESSAGES, localize
 
 LANGS = ("en", "de")
 
@@ -40,7 +40,7 @@ def lang_from_env(env=None) -> str:
     return value if value in LANGS else "en"
 
 
-#: Error texts live with every other error message (tablemate/device/i18n_errors.py); their ids there.
+#: Error texts live with every other error message (tablemate/app/i18n_errors.py); their ids there.
 ERRORS: dict[str, str] = {
     "err_players_file": "club.players_file",
     "err_seating": "club.seating",

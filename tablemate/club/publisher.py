@@ -1,7 +1,7 @@
 """A table's side of club mode: drain the ledger's outbox to the club's broker.
 
 The ledger writes an outbox row in the same transaction as each event
-(``tablemate.device.ledger`` migration 2), so nothing the table recorded can
+(``tablemate.app.ledger`` migration 2), so nothing the table recorded can
 be missing from the outbox. This publisher sends the unsent rows in sequence
 order at QoS 1 and marks a row sent only when the broker's PUBACK for it
 arrives; whatever was in flight when the connection dropped is sent again
@@ -25,8 +25,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..device.config import ClubConfig
-from ..device.ledger import Ledger
+from ..app.config import ClubConfig
+from ..app.ledger import Ledger
 from .events import envelope, topic
 from .mqtt import make_client, parse_broker
 

@@ -20,23 +20,8 @@ from typing import Any
 
 from gpiozero import Button
 
-from tablemate.device.config import ACTIONS, PinsConfig
-
-
-class Action(enum.Enum):
-    MAHJONG = "mahjong"  # score now
-    NEXT = "next"        # pass the turn by hand; confirm a result
-    DRAW = "draw"        # the wall is exhausted
-    UNDO = "undo"        # take the last hand back
-
-
-class Gesture(enum.Enum):
-    ENROLL = "enroll"    # MAHJONG held: learn the players' tile set
-
-
-ENROLL = Gesture.ENROLL
-#: Seconds MAHJONG is held to start enrollment on the appliance (``tablemate run``).
-ENROLL_HOLD = 3.0
+from tablemate.app.config import ACTIONS, PinsConfig
+from tablemate.app.inputs import ENROLL, ENROLL_HOLD, Action, Gesture
 
 
 class Buttons:

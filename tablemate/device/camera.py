@@ -19,26 +19,10 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from tablemate.device.config import CameraConfig
+from tablemate.app.config import CameraConfig
+from tablemate.app.inputs import BadFrame, CameraError, EndOfFiles
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
-
-
-class CameraError(Exception):
-    """The camera cannot be opened or gave no usable frame."""
-
-
-class EndOfFiles(CameraError):
-    """A file source without ``loop`` has given its last frame."""
-
-
-class BadFrame(CameraError):
-    """One frame could not be decoded (a damaged or truncated image file).
-
-    Why apart from CameraError: the source still works and the next call reads
-    the next frame, so the caller skips this one instead of declaring the
-    camera lost and reopening it (which would read the same bad file again).
-    """
 
 
 class Camera(Protocol):

@@ -5,7 +5,7 @@ The camera is a rendered session (``session.py``: FileCamera over its
 images), LEDs and buttons are gpiozero's MockFactory pins (the session's
 script presses buttons with ``drive_low()``/``drive_high()``), the display is
 luma's dummy device, saved as PNG files and printed as text. The service is
-the real :class:`~tablemate.device.service.Appliance` with real vision.
+the real :class:`~tablemate.app.service.Appliance` with real vision.
 
 Honesty: the demo checks the appliance against the session's ground truth
 and says what happened. When the turn LED is wrong it presses NEXT as a
@@ -27,13 +27,13 @@ from luma.core.device import dummy
 from ..rules.hand import Hand
 from .buttons import Buttons
 from .camera import FileCamera
-from .config import PinsConfig
+from ..app.config import PinsConfig
 from .display import Display
-from .i18n import Strings
-from .ledger import Ledger
+from ..app.i18n import Strings
+from ..app.ledger import Ledger
 from .leds import SeatLights
-from .frame_vision import FrameVision
-from .service import Appliance, Outputs
+from ..app.frame_vision import FrameVision
+from ..app.service import Appliance, Outputs
 
 PINS = PinsConfig(bounce_time=None)
 
@@ -61,7 +61,7 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
     ``hands`` plays only the first that many hands of the session; ``tile_cm``
     sets the tiles' width (else the seed picks it).
     """
-    from .session import DEMO_PLAYERS, render_session
+    from ..app.session import DEMO_PLAYERS, render_session
 
     out = Path(out)
     t0 = time.monotonic()
@@ -254,7 +254,7 @@ def run_enroll_demo(out: Path, *, seed: int = 5, tile_cm: float | None = None, i
     from ..vision.render import random_layout
     from ..vision.render.enroll_grid import render_grid, render_table
     from ..vision.tile_set import load_set, set_path
-    from .cli_enroll import describe
+    from ..cli.enroll import describe
 
     out = Path(out)
     folder = out / "enroll"

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from tablemate.device.i18n import WIND_CHARS, Strings
-from tablemate.device.screens import Layout, Row, Screen, Tone, to_text
+from tablemate.app.i18n import WIND_CHARS, Strings
+from tablemate.app.screens import Layout, Row, Screen, Tone, to_text
 
 if TYPE_CHECKING:
-    from tablemate.device.config import DisplayConfig
+    from tablemate.app.config import DisplayConfig
 
 #: The shipped subset of Noto Sans CJK TC (see fonts/README.md).
 FONT_FILE = "NotoSansCJKtc-tablemate-subset.otf"

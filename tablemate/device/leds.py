@@ -11,7 +11,7 @@ from typing import Any
 
 from gpiozero import LEDBoard
 
-from tablemate.device.config import SIDES, PinsConfig
+from tablemate.app.config import SIDES, PinsConfig
 
 
 class SeatLights:

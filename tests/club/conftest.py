@@ -186,7 +186,7 @@ class Service:
     def start(self) -> None:
         self.runs += 1
         self.log = self.folder / f"service-{self.runs}.log"
-        cmd = [sys.executable, "-m", "tablemate.device.cli", "club", "serve", "--mqtt", self.broker.url,
+        cmd = [sys.executable, "-m", "tablemate.cli.main", "club", "serve", "--mqtt", self.broker.url,
                "--db", self.db_url, "--club", CLUB, "--username", SERVICE_USER, "--password", SERVICE_PASSWORD]
         cmd += ["--http", f"127.0.0.1:{self.http_port}"] if self.board else ["--no-board"]
         env = {**os.environ, "TABLEMATE_LOG": "INFO"}

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 from tablemate.club.standings import TableResult, rank
-from tablemate.device.cli import main
-from tablemate.device.ledger import Ledger
+from tablemate.cli.main import main
+from tablemate.app.ledger import Ledger
 
 from .conftest import CLUB, table_password
 

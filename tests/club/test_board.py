@@ -24,7 +24,7 @@ def test_the_board_shows_standings_and_table_states_and_updates_live(tmp_path, b
         playing.publish()
         away = SimTable(tmp_path / "t02", "t02", broker.url)
         away.new_match(["Emil", "Fay", "Gus", "Hana"])
-        proc = subprocess.Popen([sys.executable, "-m", "tablemate.device.cli", "club", "publish",
+        proc = subprocess.Popen([sys.executable, "-m", "tablemate.cli.main", "club", "publish",
                                  "--config", str(away.config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until(lambda: len(httpx.get(base + "/board.json").json()["tables"]) == 2, what="both tables")
         proc.kill()

@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from tablemate.device.config import ConfigError, parse_config
-from tablemate.device.ledger import Ledger
+from tablemate.app.config import ConfigError, parse_config
+from tablemate.app.ledger import Ledger
 from tablemate.rules.errors import TablemateError
 from tablemate.rules.notation import parse_hand
 from tablemate.rules.tiles import Tile
@@ -73,7 +73,7 @@ def test_the_sixteenth_hand_also_finishes_the_match(tmp_path):
 def test_a_schema_1_ledger_gets_an_outbox_and_keeps_its_hands(tmp_path):
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)
-    from tablemate.device.ledger import MIGRATIONS
+    from tablemate.app.ledger import MIGRATIONS
     for sql in MIGRATIONS[1]:
         db.execute(sql)
     db.execute("PRAGMA user_version = 1")

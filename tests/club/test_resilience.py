@@ -17,7 +17,7 @@ from tablemate.club.events import envelope, topic
 from tablemate.club.mqtt import make_client, parse_broker
 from tablemate.club.publisher import Publisher
 from tablemate.club.store import Store
-from tablemate.device.config import load_config
+from tablemate.app.config import load_config
 
 from .conftest import CLUB, SERVICE_PASSWORD, SERVICE_USER, table_password
 from .tables import SimTable, ledger_standings, wait_until
@@ -85,7 +85,7 @@ def raw_client(broker, user, password, name):
 def test_a_table_offline_for_ten_hands_catches_up_in_order(tmp_path, broker, db_url, service):
     tables = make_tables(tmp_path, broker, 2)
     online, away = tables
-    cmd = [sys.executable, "-m", "tablemate.device.cli", "club", "publish", "--config", str(away.config)]
+    cmd = [sys.executable, "-m", "tablemate.cli.main", "club", "publish", "--config", str(away.config)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         away.play(3)

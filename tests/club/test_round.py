@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from tablemate.club.store import Store
-from tablemate.device.ledger import Ledger
+from tablemate.app.ledger import Ledger
 
 from .conftest import CLUB, SERVICE_PASSWORD, SERVICE_USER
 from .tables import SimTable, cli, ledger_standings, wait_until

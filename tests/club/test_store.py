@@ -11,7 +11,7 @@ from tablemate.club.events import EventError, envelope, validate
 from tablemate.club.seating import SeatingError, plan, repeats_of
 from tablemate.club.standings import TableResult, rank, table_points
 from tablemate.club.store import SCHEMA_VERSION, Store, StoreError
-from tablemate.device.ledger import Ledger
+from tablemate.app.ledger import Ledger
 
 from .conftest import CLUB
 

@@ -9,7 +9,7 @@ import pytest
 
 from tablemate.device.camera import (
     CameraError, EndOfFiles, FileCamera, OpenCVCamera, PiCamera, open_camera, settled)
-from tablemate.device.config import CameraConfig
+from tablemate.app.config import CameraConfig
 
 
 def image(value: int) -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from tablemate.device.demo import run_demo, same_result
-from tablemate.device.session import demo_script, render_session
+from tablemate.app.session import demo_script, render_session
 
 
 def test_demo_plays_the_session_and_tells_how_each_hand_was_recorded(tmp_path):

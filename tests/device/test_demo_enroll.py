@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 
-from tablemate.device.cli import main
+from tablemate.cli.main import main
 from tablemate.vision.tile_set import load_set
 
 

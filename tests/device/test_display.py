@@ -15,11 +15,11 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image, ImageChops, ImageDraw
 
-from tablemate.device.config import DisplayConfig
+from tablemate.app.config import DisplayConfig
 from tablemate.device.display import (
     FONT_CHARSET, Display, DisplayError, Renderer, load_font, open_device, open_display, sanitize)
-from tablemate.device.i18n import Strings
-from tablemate.device.screens import (
+from tablemate.app.i18n import Strings
+from tablemate.app.screens import (
     PlayScreen, ScoreItem, ScoreScreen, SeatChangeScreen, SettlementScreen, Trouble,
     TroubleScreen, to_text)
 

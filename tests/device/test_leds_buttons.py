@@ -5,7 +5,7 @@ import time
 import pytest
 
 from tablemate.device.buttons import Action, Buttons
-from tablemate.device.config import PinsConfig
+from tablemate.app.config import PinsConfig
 from tablemate.device.leds import SeatLights
 
 LEDS = PinsConfig().leds
@@ -111,7 +111,7 @@ def test_button_pin_already_used_by_an_led_fails_cleanly(mock_factory):
 
 
 def test_built_from_the_config_file(mock_factory, tmp_path):
-    from tablemate.device.config import load_config
+    from tablemate.app.config import load_config
 
     path = tmp_path / "t.toml"
     path.write_text('[pins]\nleds_active_high = false\nbuttons_pull_up = false\n'

@@ -190,13 +190,13 @@ def test_club_unit_exposure_is_at_most_the_appliances(tmp_path, runnable_unit):
 
 
 def test_club_unit_runs_the_publisher_command():
-    from tablemate.club.cli_club import run_publish
-    from tablemate.device.cli import build_parser
+    from tablemate.cli.club import run_publish
+    from tablemate.cli.main import build_parser
 
     argv = shlex.split(CLUB_EXEC_START)[1:]
     args = build_parser().parse_args(argv)
     assert args.func is run_publish and not args.once  # the long-running publisher, not --once
-    cli = [sys.executable, "-m", "tablemate.device.cli"]
+    cli = [sys.executable, "-m", "tablemate.cli.main"]
     result = subprocess.run(cli + argv[:2] + ["--help"], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert "--config" in result.stdout
@@ -209,7 +209,7 @@ def test_club_publisher_exits_cleanly_when_club_mode_is_off(tmp_path):
     config.write_text(f'db = "{tmp_path / "tablemate.sqlite"}"\n')
     argv = shlex.split(CLUB_EXEC_START)[1:]
     argv[argv.index("--config") + 1] = str(config)
-    result = subprocess.run([sys.executable, "-m", "tablemate.device.cli", *argv], capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "tablemate.cli.main", *argv], capture_output=True,
                             text=True, timeout=60, cwd=ROOT, env={"PATH": "/usr/bin:/bin", "LANG": "C"})
     assert result.returncode == 0, result.stderr
     assert "club mode is off" in result.stderr

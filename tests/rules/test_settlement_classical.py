@@ -47,7 +47,7 @@ def test_worked_example_settles_as_the_spec_says(case):
 def test_worked_examples_through_the_cli(monkeypatch, capsys):
     if not CASES:
         pytest.skip("no classical golden tables")
-    from tablemate.device.cli import main
+    from tablemate.cli.main import main
 
     monkeypatch.setattr(sys, "stdin", io.StringIO("".join(json.dumps(table_json(c)) + "\n" for c in CASES)))
     assert main(["settle", "--jsonl"]) == 0

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from tablemate.device.cli_settle import settle_json
+from tablemate.cli.settle import settle_json
 from tablemate.rules.errors import TablemateError
 from tablemate.rules.hand import Hand
 from tablemate.rules.random_tables import random_table

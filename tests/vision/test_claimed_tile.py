@@ -4,7 +4,7 @@ import random
 
 import cv2
 
-from tablemate.device.session import play_sequence
+from tablemate.app.session import play_sequence
 from tablemate.vision.recognize import recognize_image
 from tablemate.vision.render import render_scene
 

@@ -3,7 +3,7 @@ import json
 
 import cv2
 
-from tablemate.device.cli import main
+from tablemate.cli.main import main
 
 from .conftest import PHOTOS
 

@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from tablemate.device.session import play_sequence
+from tablemate.app.session import play_sequence
 
 render = pytest.importorskip("tablemate.vision.render")
 SIZE = (320, 180)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tablemate.device.cli import main
+from tablemate.cli.main import main
 from tablemate.rules.mcr import score
 from tablemate.rules.notation import parse_hand
 from tablemate.rules.tiles import Tile

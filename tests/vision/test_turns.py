@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tablemate.device.session import play_sequence, recognition_of
+from tablemate.app.session import play_sequence, recognition_of
 from tablemate.vision.turns import TurnTracker
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import cv2
 import pytest
 
-from tablemate.device.cli import main
-from tablemate.device.session import play_sequence
+from tablemate.cli.main import main
+from tablemate.app.session import play_sequence
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 

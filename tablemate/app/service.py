@@ -1,0 +1,679 @@
+"""The appliance loop behind ``tablemate run`` (and ``tablemate demo``).
+
+Why one class with a ``step()``: the systemd service calls ``step()`` forever,
+the demo calls it once per scripted moment, and tests call it directly, so all
+three run the same code. Each step does one thing: a queued button press, or
+(during play) one camera frame for turn tracking.
+
+The hand at the table (docs/architecture.md):
+
+- play: frames -> recognition -> :class:`~tablemate.vision.turns.TurnTracker`
+  -> the seat LED of whose turn it is; NEXT passes the turn by hand (frames
+  are read through :class:`~tablemate.app.frame_vision.FrameVision` by
+  default: the table's calibration found once and kept);
+- MAHJONG: a still -> recognition -> the winner's hand -> settlement preview on
+  the display; NEXT confirms and writes it to the ledger; MAHJONG again
+  re-takes the still;
+- DRAW records a drawn hand; UNDO takes the last hand back;
+- between hands: settlement, then any seat change, each until NEXT; the
+  dealer's LED blinks;
+- MAHJONG held (``buttons.ENROLL``) at any time: learn the players' tile set
+  (docs/enrollment.md). The display asks for the grid; MAHJONG takes the
+  still; the display names the first wrong place (nothing stored) or says
+  "learned", and the set, stored in ``sets/`` beside the ledger, reads every
+  tile from then on (and after a restart). NEXT goes back to the game. At
+  start a configured set that is missing or was learned for other models
+  asks for the grid the same way instead of stopping the service.
+
+Who discarded the winning tile is taken from the turn and the discards seen
+last (see :func:`table_from_recognition`); the score screen shows the result
+so players can check it before NEXT.
+
+Never dies: a bad frame is an uncertain frame; a lost camera shows the camera
+trouble screen and is re-opened every few seconds; a hand vision cannot read
+or the rules cannot score shows the trouble screen and waits for MAHJONG
+again, DRAW, UNDO or a correction recorded with ``tablemate match record``
+(the ledger is polled, so the match moves on by itself). The match state is
+always replayed from the ledger, so a restart resumes where it stopped.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from ..rules.errors import TablemateError
+from ..rules.match import WINDS, MatchState, seat_changes
+from ..rules.settlement import settle
+from ..rules.table import Table
+from ..vision.turns import TurnTracker
+from ..device import sdnotify
+from .inputs import ENROLL, Action, Gesture
+from .inputs import BadFrame, CameraError
+from .i18n_errors import localize
+from .frame_vision import FrameVision, shrink
+from .i18n import Strings
+from .i18n_service import extra
+from .ledger import Ledger, LedgerError, Match
+from .photo_hand import SIDES, hand_from_recognition
+from .i18n_score import fan_label
+from .screens import (EnrollScreen, GridFault, PlayScreen, ScoreItem, ScoreScreen, SeatChangeScreen,
+                      SettlementScreen, Trouble, TroubleScreen, to_text)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PLAYERS = ("Player 1", "Player 2", "Player 3", "Player 4")
+#: Undecodable frames in a row after which the source counts as yielding nothing (camera lost).
+BAD_FRAMES_LOST = 30
+#: The name a set learned at the table gets when the config names none (``tile_set = "..."``).
+DEFAULT_SET = "table"
+
+
+class NotRecognised(TablemateError):
+    """Vision gave no usable hand (no winner found, tiles standing, model missing)."""
+
+
+def recognize_frame(image: np.ndarray, calibration: Any = None) -> dict:
+    """Recognition of one in-memory camera image (vision's ``recognize_array``).
+
+    Without ``calibration`` the mat is looked for in this image alone; the
+    appliance reads its frames through :class:`FrameVision`, which keeps it.
+    """
+    from ..vision.calibration import check_fits
+    from ..vision.recognize import recognize_array
+
+    h, w = image.shape[:2]
+    small, scale = shrink(image)
+    cal = check_fits(calibration, w, h) if calibration is not None else None
+    return recognize_array(small, (w, h), scale, cal, detail=image)
+
+
+def previous_side(side: str) -> str:
+    return SIDES[(SIDES.index(side) - 1) % 4]
+
+
+def table_from_recognition(rec: dict, state: MatchState, turn: str, last_discard: str | None = None) -> dict:
+    """The table (docs/formats.md) of the hand just won, from the still's recognition.
+
+    ``turn`` is the side whose turn it was when MAHJONG was pressed and
+    ``last_discard`` the tile the player before it discarded last. A winner
+    out of turn took that discard; a winner on turn took it too if the winning
+    tile is that discard, and otherwise drew the tile from the wall.
+
+    Raises :class:`NotRecognised` when no single winner is visible and
+    ``TablemateError`` when the tiles do not make a hand.
+    """
+    seats = rec.get("seats") or {}
+    winners = [s for s in SIDES if (seats.get(s) or {}).get("winning_tile")]
+    if len(winners) != 1:
+        raise NotRecognised("no winning tile set apart" if not winners else
+                            f"winning tiles seen at {', '.join(winners)}: set apart only the winner's")
+    winner = winners[0]
+    win_tile = seats[winner]["winning_tile"]
+    self_drawn = previous_side(turn) == winner or (winner == turn and win_tile != last_discard)
+    discarder = None if self_drawn else previous_side(turn)
+    east = state.side(state.dealer)
+    hand = hand_from_recognition(rec, winner=winner, discarder=discarder, east=east,
+                                 prevailing=state.prevailing_wind, self_drawn=self_drawn)
+    side_seat = {state.side(p): seat for seat, p in enumerate(state.seat_order)}
+    table_seats = []
+    for seat, player in enumerate(state.seat_order):
+        side = state.side(player)
+        if side == winner:
+            table_seats.append(hand.to_json())
+        elif state.rules == "mcr":
+            table_seats.append({"seat_wind": WINDS[seat]})
+        else:
+            s = seats.get(side) or {}
+            if s.get("hand_hidden"):
+                raise TablemateError(f"the {side} player's tiles are still standing: lay them face up")
+            table_seats.append({"seat_wind": WINDS[seat], "concealed": list(s.get("concealed", [])),
+                                "melds": list(s.get("melds", [])), "flowers": list(s.get("flowers", []))})
+    return {"rules": state.rules, "options": dict(state.options), "prevailing_wind": state.prevailing_wind,
+            "seats": table_seats, "winner": side_seat[winner],
+            "discarder": None if discarder is None else side_seat[discarder]}
+
+
+def drawn_table(state: MatchState) -> dict:
+    return {"winner": None, "discarder": None, "seats": [{"seat_wind": w} for w in WINDS]}
+
+
+@dataclass
+class Outputs:
+    """What the service drives; anything with the SeatLights/Display API works."""
+
+    lights: Any
+    display: Any
+    strings: Strings
+
+
+class Appliance:
+    """The table assistant's state machine; call :meth:`start`, then :meth:`step` forever."""
+
+    def __init__(self, ledger: Ledger, outputs: Outputs, buttons: Any, open_camera: Callable[[], Any], *,
+                 rules: str = "mcr", options: dict | None = None, players: tuple[str, ...] = DEFAULT_PLAYERS,
+                 recognize: Callable[[np.ndarray], dict] | None = None, frame_interval: float = 0.5,
+                 camera_retry: float = 5.0, ledger_poll: float = 1.0,
+                 on_screen: Callable[[Any, Any], None] | None = None, echo: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic,
+                 tile_set_name: str | None = None, sets_folder: Any = None,
+                 enroll: Callable[..., Any] | None = None) -> None:
+        self.ledger = ledger
+        self.out = outputs
+        self.t = outputs.strings
+        self.buttons = buttons
+        self.open_camera = open_camera
+        self.rules, self.options, self.players = rules, dict(options or {}), tuple(players)
+        self.recognize = recognize if recognize is not None else FrameVision()
+        self.frame_interval, self.camera_retry, self.ledger_poll = frame_interval, camera_retry, ledger_poll
+        self.on_screen = on_screen
+        self.echo = echo or (lambda line: log.info("%s", line))
+        self.clock = clock
+        self.camera: Any = None
+        self.camera_failed_at: float | None = None
+        self.bad_frames = 0  # undecodable frames in a row
+        self.mode = "between"
+        self.screens: list = []          # between hands: screens still to show, each until NEXT
+        self.pending: dict | None = None  # the table shown on the score screen, waiting for NEXT
+        self.tracker = TurnTracker()
+        self.match: Match | None = None
+        self.signature: tuple | None = None
+        self.polled_at = -1e9
+        self.kicked_at = -1e9
+        self.kick_every = min(1.0, sdnotify.watchdog_period() or 1.0)
+        self.screen: Any = None
+        #: How each recorded hand got its table: "vision", "draw" or "ledger" (recorded elsewhere).
+        self.recorded_by: list[str] = []
+        #: The players' learned set (vision.tile_set) the recogniser reads with; None: the trained reader alone.
+        self.tile_set: Any = None
+        #: The config's ``tile_set`` (then a set missing or made for other models asks to enroll at start).
+        self.set_required = tile_set_name is not None
+        self.set_name = tile_set_name or DEFAULT_SET
+        self.sets_folder = sets_folder
+        self.enroll = enroll or self._enroll_still
+        self.before_enroll: tuple[str, Any] | None = None
+
+    # -- life cycle -------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._load(create=True)
+        st = self.match.state
+        self.echo(f"match {self.match.id}: {self.rules_line(st)}")
+        if st.finished:
+            self._finished()
+        else:
+            self._begin_hand()
+        self._open_camera()
+        self._load_tile_set()
+        sdnotify.ready(f"hand {st.hand_number}")
+
+    def run(self, stop: threading.Event) -> None:
+        """Step until ``stop`` is set (SIGTERM), then turn everything off."""
+        try:
+            while not stop.is_set():
+                self.step()
+        finally:
+            self.shutdown()
+
+    def shutdown(self) -> None:
+        sdnotify.stopping()
+        for what, close in (("leds", self.out.lights.off), ("display", self.out.display.off)):
+            try:
+                close()
+                self.echo(f"{what}: off")
+            except Exception as err:  # noqa: BLE001 - shutting down must finish
+                log.warning("turning the %s off failed: %s", what, err, exc_info=True)
+        if self.camera is not None:
+            try:
+                self.camera.close()
+            except Exception:  # noqa: BLE001
+                pass
+
+    def step(self, timeout: float | None = None) -> None:
+        """One press or one frame; never raises for table, camera or vision trouble."""
+        now = self.clock()
+        if now - self.kicked_at >= self.kick_every:  # WATCHDOG=1 from the loop itself, not a thread
+            sdnotify.watchdog()
+            self.kicked_at = now
+        self._poll_ledger()
+        action = self.buttons.wait(self.frame_interval if timeout is None else timeout)
+        try:
+            if action is not None:
+                self.echo(f"button: {action.name}")
+                self._press(action)
+            elif self.mode == "play":
+                self._frame()
+            elif self.mode == "trouble" and self.camera is None:
+                self._open_camera()
+        except (TablemateError, CameraError) as err:  # a refusal the players can act on
+            log.warning("%s", err)
+            self._trouble(Trouble.CANNOT_SCORE, str(err))
+
+    # -- the ledger --------------------------------------------------------------------
+
+    def _load(self, create: bool = False) -> None:
+        try:
+            self.match = self.ledger.current()
+        except LedgerError:
+            if not create:
+                raise
+            self.match = self.ledger.new_match(self.rules, self.players, self.options)
+            self.echo(f"no match in the ledger: started match {self.match.id} for {', '.join(self.players)}")
+        self.signature = (self.match.id, len(self.match.events))
+
+    def _poll_ledger(self) -> None:
+        """Notice hands recorded or undone with the CLI, and new matches."""
+        now = self.clock()
+        if now - self.polled_at < self.ledger_poll or self.mode == "enroll":  # noticed once back in the game
+            return
+        self.polled_at = now
+        try:
+            match = self.ledger.current()
+        except Exception as err:  # noqa: BLE001 - a busy or damaged ledger must not stop the loop
+            log.warning("reading the ledger: %s", err)
+            return
+        if (match.id, len(match.events)) == self.signature:
+            return
+        grew = match.id == self.match.id and len(match.events) > len(self.match.events)
+        self.match, self.signature = match, (match.id, len(match.events))
+        self.echo(f"ledger changed elsewhere: {self.rules_line(match.state)}")
+        if grew:
+            self.recorded_by.append("ledger")
+            ev = match.events[-1]
+            self._between([SettlementScreen(self._named(ev.nets), drawn=ev.result.get("drawn", False))])
+        else:
+            self._between([])
+
+    # -- buttons ------------------------------------------------------------------------
+
+    def _press(self, action: Action | Gesture) -> None:
+        if action is ENROLL:
+            self._enroll_prompt()
+            return
+        if self.mode == "enroll":
+            self._enroll_press(action)
+            return
+        if action is Action.UNDO:
+            self._undo()
+        elif self.mode == "finished":
+            return
+        elif action is Action.MAHJONG and self.mode in ("play", "scored", "trouble"):
+            self._mahjong()
+        elif action is Action.DRAW and self.mode in ("play", "trouble"):
+            self._record(drawn_table(self.match.state), "draw")
+        elif action is Action.NEXT:
+            if self.mode == "play":
+                self.tracker.next_turn()
+                self._show_turn()
+            elif self.mode == "scored":
+                self._record(self.pending, "vision")
+            elif self.mode == "between":
+                self._next_screen()
+            elif self.mode == "trouble":
+                self._begin_hand(keep_turn=True)
+
+    def _undo(self) -> None:
+        try:
+            match, event = self.ledger.undo()
+        except TablemateError as err:
+            self.echo(f"undo: {err}")
+            return
+        self.match, self.signature = match, (match.id, len(match.events))
+        if self.recorded_by:
+            self.recorded_by.pop()
+        self.echo(f"took back hand {event.hand_number}: {self.rules_line(match.state)}")
+        self._between([])
+
+    def _record(self, table: dict, how: str) -> None:
+        before = self.match.state
+        match, settlement = self.ledger.record(table)
+        self.match, self.signature = match, (match.id, len(match.events))
+        self.recorded_by.append(how)
+        nets = [0] * 4
+        for seat, player in enumerate(before.seat_order):
+            nets[player] = settlement.nets[seat]
+        self.echo(f"hand {before.hand_number} recorded ({how}): {self.rules_line(match.state)}")
+        self._between([SettlementScreen(self._named(nets), drawn=settlement.winner is None)])
+
+    # -- modes --------------------------------------------------------------------------
+
+    def _between(self, screens: list) -> None:
+        st = self.match.state
+        self.pending = None
+        if st.finished:
+            self.screens = screens
+            self._finished()
+            return
+        changes = seat_changes(st)
+        if changes:
+            screens = [*screens, SeatChangeScreen(st.prevailing_wind,
+                                                  [(st.players[c.player], st.seat_wind(c.player)) for c in changes])]
+        self.screens = screens
+        self.mode = "between"
+        self._lights("between_hands", st.side(st.dealer))
+        self._next_screen()
+
+    def _next_screen(self) -> None:
+        if self.screens:
+            self._show(self.screens.pop(0))
+        else:
+            self._begin_hand()
+
+    def _begin_hand(self, keep_turn: bool = False) -> None:
+        st = self.match.state
+        if not keep_turn:
+            self.tracker = TurnTracker(turn=st.side(st.dealer))
+        self.mode = "play"
+        self._show_turn()
+
+    def _finished(self) -> None:
+        self.mode = "finished"
+        st = self.match.state
+        self.echo(extra(self.t, "service.finished"))
+        for screen in self.screens:
+            self._show(screen)
+        self.screens = []
+        self._show(SettlementScreen(self._named(st.standings)))
+        self._lights("off")
+
+    def _trouble(self, trouble: Trouble, detail: str | None = None) -> None:
+        if self.mode not in ("play", "scored", "trouble"):
+            log.warning("%s: %s", trouble.value, detail)
+            return
+        screen = TroubleScreen(trouble, detail)
+        if self.mode == "trouble" and self.screen == screen:
+            return  # already on display: say it once
+        self.mode = "trouble"
+        self._show(screen)
+
+    # -- play ---------------------------------------------------------------------------
+
+    def _open_camera(self) -> None:
+        now = self.clock()
+        if self.camera_failed_at is not None and now - self.camera_failed_at < self.camera_retry:
+            return
+        try:
+            self.camera = self.open_camera()
+            if self.camera_failed_at is not None:
+                self.echo("camera: back")
+                self.camera_failed_at = None
+                if self.mode == "trouble":
+                    self._begin_hand(keep_turn=True)
+        except Exception as err:  # noqa: BLE001 - any driver failure is "camera lost"
+            self._camera_lost(err)
+
+    def _camera_lost(self, err: Exception) -> None:
+        log.warning("camera: %s", err)
+        if self.camera is not None:
+            try:
+                self.camera.close()
+            except Exception:  # noqa: BLE001
+                pass
+        self.camera = None
+        self.camera_failed_at = self.clock()
+        self._trouble(Trouble.CAMERA_LOST, extra(self.t, "service.retry"))
+
+    def _grab(self, still: bool) -> np.ndarray | None:
+        if self.camera is None:
+            self._open_camera()
+            if self.camera is None:
+                self._trouble(Trouble.CAMERA_LOST, extra(self.t, "service.retry"))
+                return None
+        try:
+            image = self.camera.still() if still else self.camera.frame()
+        except BadFrame as err:  # one damaged frame: skip it; only a source that yields nothing is lost
+            self.bad_frames += 1
+            log.warning("camera: skipped a frame that cannot be decoded: %s", err)
+            if self.bad_frames >= BAD_FRAMES_LOST:
+                self._camera_lost(err)
+            elif still:
+                self._trouble(Trouble.HAND_NOT_RECOGNISED,
+                              f"{extra(self.t, 'service.vision', error=localize(str(err), self.t.language))}. {extra(self.t, 'service.correct')}")
+            return None
+        except Exception as err:  # noqa: BLE001
+            self._camera_lost(err)
+            return None
+        self.bad_frames = 0
+        return image
+
+    def _frame(self) -> None:
+        image = self._grab(still=False)
+        if image is None:
+            return
+        try:
+            rec = self.recognize(image)
+        except Exception as err:  # noqa: BLE001 - a frame vision cannot read is an uncertain frame
+            log.debug("frame not recognised: %s", err)
+            rec = None
+        before = self.tracker.turn
+        event = self.tracker.update(rec)
+        if event is not None:
+            self.echo(f"turn event: {event}")
+        if self.tracker.turn != before:
+            self._show_turn()
+
+    def _show_turn(self) -> None:
+        st = self.match.state
+        turn = self.tracker.turn
+        self._lights("show_turn", turn)
+        self._show(PlayScreen(st.prevailing_wind, st.hand_number, st.players[st.dealer],
+                              turn=self._player_at(turn), hands_total=16 if st.rules == "mcr" else None))
+
+    # -- scoring ------------------------------------------------------------------------
+
+    def _mahjong(self) -> None:
+        image = self._grab(still=True)
+        if image is None:
+            return
+        try:
+            rec = self.recognize(image)
+        except Exception as err:  # noqa: BLE001 - missing model, unreadable image: tell the players
+            self._trouble(Trouble.HAND_NOT_RECOGNISED,
+                          f"{extra(self.t, 'service.vision', error=localize(str(err), self.t.language))}. {extra(self.t, 'service.correct')}")
+            return
+        st = self.match.state
+        try:
+            table = table_from_recognition(rec, st, self.tracker.turn, self._last_discard())
+        except NotRecognised as err:
+            self._trouble(Trouble.HAND_NOT_RECOGNISED, f"{localize(str(err), self.t.language)}. {extra(self.t, 'service.correct')}")
+            return
+        except TablemateError as err:
+            self._trouble(Trouble.CANNOT_SCORE, f"{err}. {extra(self.t, 'service.correct')}")
+            return
+        try:
+            result = settle(Table.from_json(table))
+        except TablemateError as err:
+            self._trouble(Trouble.CANNOT_SCORE, f"{err}. {extra(self.t, 'service.correct')}")
+            return
+        score = result.scores[result.winner]
+        if result.false_mahjong is not None or score is None:
+            self._trouble(Trouble.CANNOT_SCORE, f"{result.false_mahjong}. {extra(self.t, 'service.correct')}")
+            return
+        self.pending = table
+        self.mode = "scored"
+        winner = st.players[st.seat_order[result.winner]]
+        items = [ScoreItem(fan_label(i.name, self.t.language), i.points, i.count, i.doublings) for i in score.items]
+        self._show(ScoreScreen(winner, items, score.total, unit="fan" if st.rules == "mcr" else "points",
+                               valid=score.valid))
+
+    def _last_discard(self) -> str | None:
+        """The last tile the player before the turn discarded, as last seen."""
+        seen = self.tracker.accepted
+        if seen is None:
+            return None
+        row = seen.discards[SIDES.index(previous_side(self.tracker.turn))]
+        return row[-1] if row else None
+
+    # -- the players' tile set (docs/enrollment.md) ---------------------------------------
+
+    def _folder(self):
+        from ..vision.tile_set import sets_dir
+        if self.sets_folder is None:
+            self.sets_folder = sets_dir(db_path=getattr(self.ledger, "path", None))
+        return self.sets_folder
+
+    def _load_tile_set(self) -> None:
+        """Use the stored set; ask for the grid if the config names one that cannot be used.
+
+        Why ask rather than stop: after a model update every set is refused
+        (features are only comparable within one reader), and a service that
+        exits shows the players nothing; the display saying "lay out your
+        set" is the fix they can make. A set learned at the table under the
+        default name is used when present and otherwise not missed.
+        """
+        from ..vision.tile_set import TileSetError, load_file, load_set, set_path
+
+        try:
+            path = set_path(self.set_name, self._folder())
+        except TileSetError as err:  # a bad name in the config
+            log.warning("tile set: %s", err)
+            return
+        if not self.set_required and not path.exists():
+            return
+        try:
+            ts = load_set(self.set_name, self._folder())
+        except TileSetError as err:
+            log.warning("tile set: %s", err)
+            self.echo(f"tile set: {err}")
+            why = "missing"
+            if path.exists():
+                try:
+                    load_file(path, self.set_name, check_models=False)
+                    why = "other_models"
+                except TileSetError:
+                    why = "damaged"
+            self._enroll_prompt(why)
+            return
+        self._use_set(ts)
+
+    def _use_set(self, ts: Any) -> None:
+        self.tile_set = ts
+        if hasattr(self.recognize, "tile_set"):  # FrameVision: every frame and still from now on
+            self.recognize.tile_set = ts
+        self.echo(f"tile set: reading tiles with {ts.name}")
+
+    def _enroll_prompt(self, why: str | None = None) -> None:
+        if self.mode != "enroll":
+            self.before_enroll = (self.mode, self.screen)
+        self.mode = "enroll"
+        self.pending = None
+        self._show(EnrollScreen("lay_out", self.set_name, why=why))
+
+    def _enroll_press(self, action: Action) -> None:
+        if action is Action.MAHJONG:
+            self._learn()
+        elif action is Action.NEXT:
+            self._leave_enroll()
+        else:  # DRAW and UNDO mean nothing here: the ledger is not touched while a set is learned
+            self.echo(f"enrollment: {action.name} ignored (NEXT goes back to the game)")
+
+    def _learn(self) -> None:
+        """The next still -> enrollment -> the set stored and used, or the first wrong place shown."""
+        from ..vision.enroll import EnrollError
+        from ..vision.tile_set import set_path
+
+        self._show(EnrollScreen("working", self.set_name))
+        image = self._grab(still=True)
+        if image is None:
+            self._show(EnrollScreen("wrong", self.set_name, fault=GridFault("camera")))
+            return
+        try:
+            en = self.enroll(image)
+        except EnrollError as err:
+            self.echo(f"enrollment: {err}")
+            self._show(EnrollScreen("wrong", self.set_name, fault=GridFault.from_error(err, getattr(err, "total", 44))))
+            return
+        except TablemateError as err:  # a model missing, an image vision cannot use
+            self.echo(f"enrollment: {err}")
+            self._show(EnrollScreen("wrong", self.set_name, fault=GridFault("grid")))
+            return
+        try:
+            path = en.tile_set.save(set_path(self.set_name, self._folder()))
+        except OSError as err:
+            log.warning("enrollment: cannot store the set: %s", err)
+            self._show(EnrollScreen("wrong", self.set_name, fault=GridFault("store")))
+            return
+        self.echo(f"enrollment: learned {self.set_name} in {en.seconds:.1f} s, stored in {path}")
+        self._use_set(en.tile_set)
+        self._show(EnrollScreen("learned", self.set_name, read=en.read_after, faces=en.faces))
+
+    def _enroll_still(self, image: np.ndarray) -> Any:
+        """Learn the set from one camera still, with the table's calibration if the recogniser keeps one.
+
+        A grid without flowers and seasons is first seen as "row 5, column 3
+        empty"; then it is read again as the short grid (``--no-bonus``).
+        """
+        from ..vision.calibration import check_fits
+        from ..vision.enroll import EnrollError, enroll_array
+        from ..vision.errors import VisionError
+
+        h, w = image.shape[:2]
+        small, scale = shrink(image)
+        cal = getattr(self.recognize, "fixed", None) or getattr(getattr(self.recognize, "keeper", None), "kept", None)
+        try:
+            cal = check_fits(cal, w, h) if cal is not None else None
+        except VisionError:
+            cal = None
+        try:
+            return enroll_array(small, (w, h), scale, cal, name=self.set_name)
+        except EnrollError as err:
+            if (err.kind, err.row, err.col) != ("missing", 5, 3):
+                raise
+            try:
+                return enroll_array(small, (w, h), scale, cal, name=self.set_name, bonus=False)
+            except EnrollError as short:
+                short.total = 36
+                raise err if short.kind == "extra" else short from None
+
+    def _leave_enroll(self) -> None:
+        mode, screen = self.before_enroll or ("play", None)
+        self.before_enroll = None
+        if self.match.state.finished:
+            self._finished()
+        elif mode == "between" and screen is not None:
+            self.mode = "between"
+            self._show(screen)
+        else:
+            self._begin_hand(keep_turn=True)
+
+    # -- outputs ------------------------------------------------------------------------
+
+    def _show(self, screen: Any) -> None:
+        self.screen = screen
+        image = None
+        try:
+            image = self.out.display.show(screen)
+        except Exception as err:  # noqa: BLE001 - a dead display must not stop scoring
+            log.warning("display: %s", err)
+        self.echo("display:\n" + to_text(screen, self.t))
+        if self.on_screen is not None:
+            self.on_screen(screen, image)
+
+    def _lights(self, how: str, side: str | None = None) -> None:
+        try:
+            if how == "off":
+                self.out.lights.off()
+            else:
+                getattr(self.out.lights, how)(side)
+        except Exception as err:  # noqa: BLE001
+            log.warning("leds: %s", err)
+        self.echo({"show_turn": f"leds: {side} on", "between_hands": f"leds: dealer {side} blinking",
+                   "off": "leds: off"}[how])
+
+    def _player_at(self, side: str) -> str:
+        st = self.match.state
+        return next(st.players[p] for p in range(4) if st.side(p) == side)
+
+    def _named(self, nets) -> list[tuple[str, int]]:
+        st = self.match.state
+        return [(st.players[p], int(nets[p])) for p in range(4)]
+
+    @staticmethod
+    def rules_line(st: MatchState) -> str:
+        if st.finished:
+            return f"finished after {st.hands_played} hands; position {st.position}"
+        return (f"hand {st.hand_number}, {st.prevailing_wind} round, dealer {st.players[st.dealer]}, "
+                f"{st.hands_played} played; position {st.position}")
