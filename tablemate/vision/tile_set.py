@@ -195,7 +195,7 @@ def sets_dir(env: dict | None = None, db_path: str | os.PathLike | None = None) 
     if env.get("TABLEMATE_SETS"):
         return Path(env["TABLEMATE_SETS"])
     if db_path is None:
-        from tablemate.device.ledger import default_db_path
+        from tablemate.app.ledger import default_db_path
         db_path = default_db_path(env)
     return Path(db_path).parent / "sets"
 

@@ -2,7 +2,7 @@
 
 English lives here, not in the device layer, because docs/formats.md makes the
 JSON ``explanation`` English and the rules engine writes the JSON. Every
-other language translates the same keys (tablemate/device/i18n_classical.py).
+other language translates the same keys (tablemate/app/i18n_classical.py).
 """
 from __future__ import annotations
 
