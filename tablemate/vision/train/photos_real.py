@@ -110,15 +110,18 @@ def candidate_turns(box) -> tuple[int, int]:
 def orient_by_label(image: np.ndarray, tiles: tuple[PhotoTile, ...], models_dir=None) -> list[int]:
     """Each tile's orientation: of the two its box allows, the one the reader finds likelier to be its label."""
     from tablemate.vision.contract import reader_blob
-    from tablemate.vision.models import run_reader
+    from tablemate.vision.models import READER, run_reader, session
     if not tiles:
         return []
+    # The input size of the reader at hand, not the contract's: training a reader for a new
+    # input size labels its photos with the previous one.
+    h, w = session(READER, models_dir).get_inputs()[0].shape[2:]
     crops, owners = [], []
     for i, t in enumerate(tiles):
         for o in candidate_turns(t.box):
-            crops.append(crop_tile(image, box_quad(t.box, o)))
+            crops.append(crop_tile(image, box_quad(t.box, o), size=(w, h)))
             owners.append((i, o))
-    probs, _ = run_reader(reader_blob(crops), models_dir)
+    probs, _ = run_reader(reader_blob(crops, size=(w, h)), models_dir)
     best: dict[int, tuple[float, int]] = {}
     for (i, o), p in zip(owners, probs):
         score = float(p[READER_CLASSES.index(tiles[i].code)])
