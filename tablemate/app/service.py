@@ -160,7 +160,7 @@ class Appliance:
                  camera_retry: float = 5.0, ledger_poll: float = 1.0,
                  on_screen: Callable[[Any, Any], None] | None = None, echo: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic,
                  tile_set_name: str | None = None, sets_folder: Any = None,
-                 enroll: Callable[..., Any] | None = None) -> None:
+                 enroll: Callable[..., Any] | None = None, seating: Any = None) -> None:
         self.ledger = ledger
         self.out = outputs
         self.t = outputs.strings
@@ -195,6 +195,9 @@ class Appliance:
         self.sets_folder = sets_folder
         self.enroll = enroll or self._enroll_still
         self.before_enroll: tuple[str, Any] | None = None
+        #: Club mode: the round's seating from the service (``club.table_seating.SeatingInbox``), or None.
+        self.seating = seating
+        self.seating_polled_at = -1e9
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -239,6 +242,7 @@ class Appliance:
             sdnotify.watchdog()
             self.kicked_at = now
         self._poll_ledger()
+        self._poll_seating()
         action = self.buttons.wait(self.frame_interval if timeout is None else timeout)
         try:
             if action is not None:
@@ -260,8 +264,12 @@ class Appliance:
         except LedgerError:
             if not create:
                 raise
-            self.match = self.ledger.new_match(self.rules, self.players, self.options)
-            self.echo(f"no match in the ledger: started match {self.match.id} for {', '.join(self.players)}")
+            seat = self.seating.due(None) if self.seating is not None else None
+            players = seat.players if seat is not None else self.players
+            self.match = self.ledger.new_match(self.rules, players, self.options)
+            if seat is not None:
+                self.seating.started(seat, self.match.id)
+            self.echo(f"no match in the ledger: started match {self.match.id} for {', '.join(players)}")
         self.signature = (self.match.id, len(self.match.events))
 
     def _poll_ledger(self) -> None:
@@ -286,6 +294,43 @@ class Appliance:
             self._between([SettlementScreen(self._named(ev.nets), drawn=ev.result.get("drawn", False))])
         else:
             self._between([])
+
+    def _poll_seating(self) -> None:
+        """Club mode: start the round's match with the players the service seated here.
+
+        Why here and not on a button: nobody types names at a tournament. A
+        match in progress is never interrupted (the inbox holds the seating
+        back until it is finished), nor a score waiting for NEXT or a set
+        being learned.
+        """
+        now = self.clock()
+        if self.seating is None or now - self.seating_polled_at < self.ledger_poll or self.mode in ("scored", "enroll"):
+            return
+        self.seating_polled_at = now
+        try:
+            seat = self.seating.due(self.match)
+            if seat is None:
+                return
+            match = self.ledger.new_match(self.rules, seat.players, self.options)
+        except LedgerError as err:  # busy or damaged: try again at the next poll
+            log.warning("seating: %s", err)
+            return
+        except TablemateError as err:  # names the rules refuse: said once
+            self.seating.refused(seat, err)
+            return
+        except Exception as err:  # noqa: BLE001 - an unreadable state folder must not stop the loop
+            log.warning("seating: %s", err)
+            return
+        try:
+            self.seating.started(seat, match.id)
+        except OSError as err:  # the next poll finds these four seated and remembers it then
+            log.warning("seating: %s", err)
+        self.match, self.signature = match, (match.id, len(match.events))
+        self.recorded_by = []
+        self.echo(f"seating of round {seat.round}: started match {match.id} for {', '.join(seat.players)}")
+        from ..club.table_seating import SeatingScreen
+        st = match.state
+        self._between([SeatingScreen(seat.round, [(st.players[p], st.seat_wind(p)) for p in range(4)])])
 
     # -- buttons ------------------------------------------------------------------------
 

@@ -154,24 +154,25 @@ def run_publish(args: argparse.Namespace) -> int:
 
 
 def run_start(args: argparse.Namespace) -> int:
+    """By hand what ``tablemate run`` does by itself; remembered, so the appliance does not start it again."""
     def work() -> int:
         from ..app.ledger import Ledger
         from ..rules.errors import TablemateError
-        from ..club.publisher import seating_path
+        from ..club.table_seating import SeatingInbox
 
         cfg = _club_config(args)
-        path = seating_path(cfg.db)
+        inbox = SeatingInbox(cfg.db, cfg.club.table_id)
         lang = _lang(args)
-        try:
-            seating = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            raise ClubCLIError(t("err_no_seating_here", lang, path=path)) from None
+        seat = inbox.latest()
+        if seat is None:
+            raise ClubCLIError(t("err_no_seating_here", lang, path=inbox.path))
         try:
             with Ledger(cfg.db) as ledger:
-                match = ledger.new_match(cfg.rules, seating["players"], cfg.options)
+                match = ledger.new_match(cfg.rules, seat.players, cfg.options)
         except TablemateError as err:
             raise ClubCLIError(str(err)) from None
-        print(f"{t('round_n', lang, n=seating.get('round'))}: match {match.id}: " + ", ".join(match.state.players))
+        inbox.started(seat, match.id)
+        print(f"{t('round_n', lang, n=seat.round)}: match {match.id}: " + ", ".join(match.state.players))
         return 0
 
     return _guarded(work)

@@ -5,6 +5,8 @@ display, ledger) and hands them to :class:`tablemate.app.service.Appliance`.
 SIGTERM (systemctl stop) and Ctrl-C end the loop after the current step; the
 LEDs and the display are then turned off and systemd is told STOPPING=1.
 Off the Pi, set GPIOZERO_PIN_FACTORY=mock and use display driver "dummy".
+With ``[club]`` on, each round's match starts with the players the club
+service seated at this table (docs/club.md "Seating at the table").
 """
 from __future__ import annotations
 
@@ -46,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ..device.leds import SeatLights
     from ..app.frame_vision import FrameVision
     from ..app.service import Appliance, Outputs
+    from ..club.table_seating import for_config as club_seating
 
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -75,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     app = Appliance(ledger, Outputs(lights, display, strings), buttons, lambda: open_camera(cfg.camera),
                     rules=cfg.rules, options=cfg.options, players=cfg.players,
                     recognize=FrameVision(calibration, store=Path(cfg.db).with_name(FOUND_CALIBRATION)),
-                    frame_interval=args.frame_interval, tile_set_name=cfg.tile_set, sets_folder=sets)
+                    frame_interval=args.frame_interval, tile_set_name=cfg.tile_set, sets_folder=sets,
+                    seating=club_seating(cfg))
     try:
         app.start()
         app.run(stop)

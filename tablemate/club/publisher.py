@@ -11,7 +11,8 @@ it sees a gap, so a lost message is recovered too.
 
 It also keeps the table's availability (retained ``online``, Last Will
 ``offline``, ``stopped`` on a clean exit) and saves the seating the service
-publishes for this table (retained) to ``seating.json`` beside the ledger.
+publishes for this table (retained) to ``seating.json`` beside the ledger,
+where the appliance takes it up (``table_seating``).
 """
 from __future__ import annotations
 
@@ -29,16 +30,12 @@ from ..app.config import ClubConfig
 from ..app.ledger import Ledger
 from .events import envelope, topic
 from .mqtt import make_client, parse_broker
+from .table_seating import seating_path
 
 log = logging.getLogger(__name__)
 
 #: Messages in flight at once; QoS 1 on one connection keeps them in order.
 WINDOW = 20
-
-
-def seating_path(ledger_path: str | os.PathLike) -> Path:
-    """Where the table keeps the seating it learnt from the service."""
-    return Path(ledger_path).with_name("seating.json")
 
 
 class Publisher:
