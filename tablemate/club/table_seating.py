@@ -49,21 +49,26 @@ class Seating:
         return (self.tournament, self.round, self.players)
 
 
-def parse_seating(data: Any, table_id: str | None = None) -> Seating:
-    """The seating in a ``seating`` message, or ValueError saying what is wrong with it."""
+def seating_fault(data: Any, table_id: str | None = None) -> str | None:
+    """What is wrong with a ``seating`` message, for the log (the players see the match start or not); None if fine."""
     if not isinstance(data, dict):
-        raise ValueError("the seating is not a JSON object")
+        return "the seating is not a JSON object"
     players = data.get("players")
     if (not isinstance(players, list) or len(players) != 4
             or not all(isinstance(p, str) and p.strip() and len(p) <= 40 for p in players)
             or len({p.strip().casefold() for p in players}) != 4):
-        raise ValueError(f"the seating does not name four different players: {players!r}")
+        return f"the seating does not name four different players: {players!r}"
     if table_id is not None and data.get("table_id") not in (None, table_id):
-        raise ValueError(f"the seating is for table {data.get('table_id')!r}, this is {table_id!r}")
+        return f"the seating is for table {data.get('table_id')!r}, this is {table_id!r}"
     rnd = data.get("round")
     if rnd is not None and (not isinstance(rnd, int) or isinstance(rnd, bool) or rnd < 1):
-        raise ValueError(f"the seating's round is not a round number: {rnd!r}")
-    return Seating(str(data.get("tournament") or ""), rnd, tuple(p.strip() for p in players))
+        return f"the seating's round is not a round number: {rnd!r}"
+    return None
+
+
+def parse_seating(data: dict) -> Seating:
+    """The seating in a message ``seating_fault`` found fine."""
+    return Seating(str(data.get("tournament") or ""), data.get("round"), tuple(p.strip() for p in data["players"]))
 
 
 class SeatingInbox:
@@ -87,11 +92,17 @@ class SeatingInbox:
         stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
         if stamp != self._stamp:
             self._stamp = stamp
+            self._seating = None
             try:
-                self._seating = parse_seating(json.loads(self.path.read_text(encoding="utf-8")), self.table_id)
+                data = json.loads(self.path.read_text(encoding="utf-8"))
             except (OSError, ValueError) as err:
                 log.warning("seating in %s not used: %s", self.path, err)
-                self._seating = None
+                return None
+            fault = seating_fault(data, self.table_id)
+            if fault:
+                log.warning("seating in %s not used: %s", self.path, fault)
+            else:
+                self._seating = parse_seating(data)
         return self._seating
 
     def started_key(self) -> tuple | None:
