@@ -21,6 +21,7 @@ import threading
 from pathlib import Path
 
 from ..club.i18n import lang_from_env, t
+from ..club.mqtt import BrokerError, connect_problem
 
 log = logging.getLogger(__name__)
 
@@ -133,11 +134,17 @@ def run_publish(args: argparse.Namespace) -> int:
         if cfg is None:
             print(f"tablemate: {t('err_club_off', lang, path=args.config)}", file=sys.stderr)
             return 0
-        pub = Publisher(cfg.db, cfg.club)
+        try:
+            pub = Publisher(cfg.db, cfg.club)
+        except BrokerError as err:
+            raise ClubCLIError(t("err_broker", lang, reason=err.problem.text(lang))) from None
         if args.once:
             if pub.drain(timeout=args.timeout):
                 print(t("sent_all", lang))
                 return 0
+            if pub.problem is not None:  # say why (a wrong CA, a refused password), not only that
+                raise ClubCLIError(t("err_broker", lang, reason=pub.problem.text(lang)) + "; "
+                                   + t("err_not_sent", lang, n=pub.pending()))
             raise ClubCLIError(t("err_not_sent", lang, n=pub.pending()))
         stop = threading.Event()
         signal.signal(signal.SIGTERM, lambda *a: stop.set())
@@ -194,6 +201,8 @@ def run_serve(args: argparse.Namespace) -> int:
                                   password=args.password, tls_ca=args.tls_ca, client_id=args.client_id)
         except StoreError as err:
             raise ClubCLIError(t("err_db", _lang(args), reason=err)) from None
+        except BrokerError as err:
+            raise ClubCLIError(t("err_broker", _lang(args), reason=err.problem.text(_lang(args)))) from None
         except ValueError as err:
             raise ClubCLIError(t("err_broker", _lang(args), reason=err)) from None
         service.start()
@@ -265,12 +274,16 @@ def _publish_round(args, store, tournament: dict, number: int) -> int:
         broker = parse_broker(args.mqtt)
     except ValueError as err:
         raise ClubCLIError(t("err_broker", lang, reason=err)) from None
-    client = make_client(f"tablemate-club-seating-{args.club}", broker, username=args.username,
-                         password=args.password, tls_ca=args.tls_ca)
+    try:
+        client = make_client(f"tablemate-club-seating-{args.club}", broker, username=args.username,
+                             password=args.password, tls_ca=args.tls_ca)
+    except BrokerError as err:
+        raise ClubCLIError(t("err_broker", lang, reason=err.problem.text(lang))) from None
     try:
         client.connect(broker.host, broker.port, keepalive=15)
     except OSError as err:
-        raise ClubCLIError(t("err_broker", lang, reason=err)) from None
+        problem = connect_problem(broker, args.tls_ca)
+        raise ClubCLIError(t("err_broker", lang, reason=problem.text(lang) if problem else err)) from None
     client.loop_start()
     seating = store.seating(tournament["id"], number)
     infos = []

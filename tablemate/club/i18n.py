@@ -31,6 +31,27 @@ STRINGS: dict[str, dict[str, str]] = {
     "published": {"en": "seating of round {n} sent to {k} tables", "de": "Sitzplan der Runde {n} an {k} Tische gesendet"},
     "sent_all": {"en": "outbox empty: every event is with the broker",
                  "de": "Postausgang leer: alle Ereignisse sind beim Broker"},
+    # why the broker cannot be used (tablemate.club.mqtt.Problem), inside err_broker or logged
+    "unreachable": {"en": "nothing answers at {host}:{port} ({why})", "de": "unter {host}:{port} antwortet nichts ({why})"},
+    "tls_untrusted": {
+        "en": "the broker at {host}:{port} shows a TLS certificate that the CA in {path} does not vouch for ({why})",
+        "de": "der Broker unter {host}:{port} zeigt ein TLS-Zertifikat, für das die CA in {path} nicht bürgt ({why})"},
+    "tls_untrusted_system": {
+        "en": "the broker at {host}:{port} shows a TLS certificate that none of this system's CAs vouches for ({why}); "
+              "set [club] tls_ca (or --tls-ca) to the club's CA certificate",
+        "de": "der Broker unter {host}:{port} zeigt ein TLS-Zertifikat, für das keine CA dieses Systems bürgt ({why}); "
+              "[club] tls_ca (oder --tls-ca) auf das CA-Zertifikat des Clubs setzen"},
+    "tls_failed": {"en": "TLS with the broker at {host}:{port} failed ({why}); mqtts:// needs a TLS listener there",
+                   "de": "TLS mit dem Broker unter {host}:{port} ist gescheitert ({why}); mqtts:// braucht dort "
+                         "einen TLS-Listener"},
+    "no_mqtt": {"en": "the broker at {host}:{port} does not answer as an MQTT broker",
+                "de": "der Broker unter {host}:{port} antwortet nicht wie ein MQTT-Broker"},
+    "refused": {"en": "the broker at {host}:{port} refused the connection: {why}",
+                "de": "der Broker unter {host}:{port} hat die Verbindung abgelehnt: {why}"},
+    "tls_ca_missing": {"en": "the CA certificate {path} (tls_ca) does not exist",
+                       "de": "das CA-Zertifikat {path} (tls_ca) gibt es nicht"},
+    "tls_ca_bad": {"en": "the CA certificate {path} (tls_ca) cannot be used: {why}",
+                   "de": "das CA-Zertifikat {path} (tls_ca) ist nicht nutzbar: {why}"},
 }
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from ..app.config import ClubConfig
 from ..app.ledger import Ledger
 from .events import envelope, topic
-from .mqtt import make_client, parse_broker
+from .mqtt import make_client, parse_broker, refused
 from .table_seating import seating_path
 
 log = logging.getLogger(__name__)
@@ -74,8 +74,9 @@ class Publisher:
 
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
-            log.warning("club broker %s:%d refused the table: %s", self.broker.host, self.broker.port, reason_code)
+            refused(client, self.broker, reason_code)
             return
+        client.problem = None
         client.subscribe([(self._t_seating, 1), (self._t_control, 1)])
         self._acks.put(("connected", None))
         self._connected.set()
@@ -121,6 +122,11 @@ class Publisher:
         db = sqlite3.connect(self.ledger_path, isolation_level=None, timeout=10.0)
         db.execute("PRAGMA synchronous = FULL")
         return db
+
+    @property
+    def problem(self):
+        """Why the broker cannot be used right now (``mqtt.Problem``), or None."""
+        return self.client.problem
 
     def pending(self) -> int:
         """How many outbox rows the broker has not acknowledged yet."""

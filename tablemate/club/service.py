@@ -18,7 +18,7 @@ import time
 from datetime import datetime, timezone
 
 from .events import EventError, topic, validate
-from .mqtt import make_client, parse_broker
+from .mqtt import make_client, parse_broker, refused
 from .store import Store
 
 log = logging.getLogger(__name__)
@@ -50,8 +50,9 @@ class ClubService:
 
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
-            log.error("the club broker refused the service: %s", reason_code)
+            refused(client, self.broker, reason_code)
             return
+        client.problem = None
         client.subscribe([(topic(self.club, "+", "events"), 1), (topic(self.club, "+", "available"), 1)])
         log.info("club service connected to %s:%d, club %s", self.broker.host, self.broker.port, self.club)
 

@@ -59,13 +59,51 @@ def table_password(table: str) -> str:
     return f"pw-{table}"
 
 
-class Broker:
-    """One Mosquitto with the repository's example ACL (club id replaced), a user per table."""
+def make_ca(folder: Path, name: str) -> tuple[Path, Path]:
+    """A self-signed CA made with the openssl CLI: (certificate, key)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    crt, key = folder / f"{name}.crt", folder / f"{name}.key"
+    _openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+             "-keyout", key, "-out", crt, "-days", "2", "-subj", f"/CN={name}",
+             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    return crt, key
 
-    def __init__(self, folder: Path, tables: list[str]) -> None:
+
+def make_server_cert(folder: Path, ca: tuple[Path, Path], host: str = "localhost") -> tuple[Path, Path]:
+    """A server certificate for ``host`` (and 127.0.0.1) signed by ``ca``: (certificate, key)."""
+    crt, key, csr, ext = (folder / "server.crt", folder / "server.key", folder / "server.csr",
+                          folder / "server.ext")
+    ext.write_text(f"subjectAltName=DNS:{host},IP:127.0.0.1\nbasicConstraints=CA:FALSE\n"
+                   "keyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n")
+    _openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+             "-keyout", key, "-out", csr, "-subj", f"/CN={host}")
+    _openssl("x509", "-req", "-in", csr, "-CA", ca[0], "-CAkey", ca[1], "-CAcreateserial", "-out", crt,
+             "-days", "2", "-extfile", ext)
+    return crt, key
+
+
+def _openssl(*args) -> None:
+    tool = shutil.which("openssl")
+    if tool is None:
+        pytest.skip("the openssl command is not installed (Debian package openssl)")
+    r = subprocess.run([tool, *map(str, args)], capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError(f"openssl {args[0]} failed: {r.stderr}")
+
+
+class Broker:
+    """One Mosquitto with the repository's example ACL (club id replaced), a user per table.
+
+    With ``tls``, a second listener speaks TLS only, with a server
+    certificate for localhost signed by a CA made here (``ca``): what
+    club/mosquitto/mosquitto.conf describes for mqtts://.
+    """
+
+    def __init__(self, folder: Path, tables: list[str], tls: bool = False) -> None:
         self.folder = folder
         self.port = free_port()
         self.url = f"mqtt://127.0.0.1:{self.port}"
+        self.tls_port = self.tls_url = self.ca = None
         self.proc: subprocess.Popen | None = None
         folder.mkdir(parents=True, exist_ok=True)
         passwd = folder / "passwd"
@@ -81,6 +119,13 @@ class Broker:
             "persistence true", f"persistence_location {folder}/", "max_queued_messages 100000",
             f"log_dest file {folder / 'mosquitto.log'}", "log_type error", "log_type warning", "log_type notice",
         ]
+        if tls:
+            self.ca = make_ca(folder / "pki", "tablemate-test-ca")[0]
+            cert, key = make_server_cert(folder / "pki", (self.ca, self.ca.with_suffix(".key")))
+            self.tls_port = free_port()
+            self.tls_url = f"mqtts://localhost:{self.tls_port}"
+            lines += [f"listener {self.tls_port} 127.0.0.1", f"cafile {self.ca}", f"certfile {cert}",
+                      f"keyfile {key}", "tls_version tlsv1.2"]
         if os.geteuid() == 0:
             lines.append("user root")
         (folder / "mosquitto.conf").write_text("\n".join(lines) + "\n")
@@ -91,6 +136,8 @@ class Broker:
         self.proc = subprocess.Popen([_mosquitto(), "-c", str(self.folder / "mosquitto.conf")],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_port(self.port)
+        if self.tls_port:
+            wait_port(self.tls_port)
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -177,8 +224,10 @@ def db_url(postgres):
 class Service:
     """`tablemate club serve` as a real process, so a test can kill it."""
 
-    def __init__(self, folder: Path, broker: Broker, db_url: str, board: bool = False) -> None:
+    def __init__(self, folder: Path, broker: Broker, db_url: str, board: bool = False, *,
+                 mqtt: str | None = None, tls_ca: Path | None = None, wait: bool = True) -> None:
         self.folder, self.broker, self.db_url, self.board = folder, broker, db_url, board
+        self.mqtt, self.tls_ca, self.wait = mqtt or broker.url, tls_ca, wait
         self.http_port = free_port()
         self.proc: subprocess.Popen | None = None
         self.runs = 0
@@ -186,13 +235,15 @@ class Service:
     def start(self) -> None:
         self.runs += 1
         self.log = self.folder / f"service-{self.runs}.log"
-        cmd = [sys.executable, "-m", "tablemate.cli.main", "club", "serve", "--mqtt", self.broker.url,
+        cmd = [sys.executable, "-m", "tablemate.cli.main", "club", "serve", "--mqtt", self.mqtt,
                "--db", self.db_url, "--club", CLUB, "--username", SERVICE_USER, "--password", SERVICE_PASSWORD]
+        if self.tls_ca is not None:
+            cmd += ["--tls-ca", str(self.tls_ca)]
         cmd += ["--http", f"127.0.0.1:{self.http_port}"] if self.board else ["--no-board"]
         env = {**os.environ, "TABLEMATE_LOG": "INFO"}
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(self.log, "w"), env=env)
         deadline = time.monotonic() + 30
-        while "subscribed" not in self.log.read_text():
+        while self.wait and "subscribed" not in self.log.read_text():
             if self.proc.poll() is not None:
                 raise RuntimeError("club serve exited:\n" + self.log.read_text())
             if time.monotonic() > deadline:

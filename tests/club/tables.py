@@ -27,7 +27,7 @@ def cli(*argv: str) -> str:
 
 class SimTable:
     def __init__(self, folder: Path, table_id: str, broker_url: str, *, password: str | None = None,
-                 username: str | None = None) -> None:
+                 username: str | None = None, tls_ca: Path | None = None) -> None:
         self.table_id = table_id
         folder.mkdir(parents=True, exist_ok=True)
         self.db = folder / "ledger.sqlite3"
@@ -35,7 +35,8 @@ class SimTable:
         self.config.write_text(
             f'db = "{self.db}"\nrules = "mcr"\n\n[club]\nenabled = true\nbroker = "{broker_url}"\n'
             f'club_id = "{CLUB}"\ntable_id = "{table_id}"\nusername = "{username or table_id}"\n'
-            f'password = "{password or table_password(table_id)}"\n')
+            f'password = "{password or table_password(table_id)}"\n'
+            + (f'tls_ca = "{tls_ca}"\n' if tls_ca else ""))
         self.rng = random.Random(table_id)
         self.players: list[str] = []
 
