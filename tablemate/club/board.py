@@ -73,6 +73,7 @@ _FRAGMENT = """<h1>{{ _('board') }} · {{ board.tournament.name if board.tournam
 {% if method == 'mcr' %}<td class="n">{{ '%g' % r.table_points }}</td>{% endif %}
 <td class="n">{{ '%+d' % r.score }}</td></tr>{% endfor %}</table>
 {% endfor %}
+{% if board.seating %}<p>{{ _('repeats', n=board.tournament.repeats) }}</p>{% endif %}
 {% for number, tables_ in board.seating.items() %}
 <h2>{{ _('seating') }} · {{ _('round_n', n=number) }}</h2>
 <table>{% for table, four in tables_.items() %}<tr><td>{{ table }}</td><td>{{ four | join(', ') }}</td></tr>{% endfor %}</table>
@@ -84,15 +85,20 @@ _env = Environment(loader=DictLoader({"board.html": _BOARD, "_board.html": _FRAG
 
 
 def table_state(tb: dict, lang: str) -> tuple[str, str]:
-    """(text, css class) of one table: playing hand 7/16, finished, offline since 19:42, waiting."""
-    if tb.get("available") == "offline" and tb.get("available_since"):
+    """(text, css class) of one table: finished, offline since 19:42, playing hand 7/16, waiting.
+
+    A finished match stays "finished" when the table goes away afterwards
+    (the Pi shut down for the evening): that is what the room needs to know.
+    """
+    m = tb.get("match")
+    if m is not None and m["finished"]:
+        return t("finished", lang), "finished"
+    # "stopped" is a publisher that said goodbye (shut down, club mode turned off): not connected either
+    if tb.get("available") in ("offline", "stopped") and tb.get("available_since"):
         since = datetime.fromisoformat(tb["available_since"]).astimezone()
         return t("offline_since", lang, time=since.strftime("%H:%M")), "offline"
-    m = tb.get("match")
     if m is None:
         return t("waiting", lang), ""
-    if m["finished"]:
-        return t("finished", lang), "finished"
     n = m["hands_played"] + 1
     if m["rules"] == "mcr":
         return t("playing_hand", lang, n=n, total=MCR_HANDS), "playing"

@@ -6,7 +6,13 @@ import subprocess
 import sys
 import time
 
+from datetime import datetime, timezone
+
 import httpx
+
+from tablemate.app.config import load_config
+from tablemate.club.board import table_state
+from tablemate.club.publisher import Publisher
 
 from .conftest import Service
 from .tables import SimTable, ledger_standings, wait_until
@@ -16,17 +22,20 @@ def test_the_board_shows_standings_and_table_states_and_updates_live(tmp_path, b
     service = Service(tmp_path, broker, db_url, board=True)
     service.start()
     base = f"http://127.0.0.1:{service.http_port}"
-    proc = None
+    proc = pub = None
     try:
         playing = SimTable(tmp_path / "t01", "t01", broker.url)
         playing.new_match(["Anna", "Ben", "Chen", "Dora"])
+        cfg = load_config(playing.config)
+        pub = Publisher(cfg.db, cfg.club)  # as tablemate-club.service runs it: connected all evening
+        pub.start()
         playing.play(6, extras=False)
-        playing.publish()
         away = SimTable(tmp_path / "t02", "t02", broker.url)
         away.new_match(["Emil", "Fay", "Gus", "Hana"])
         proc = subprocess.Popen([sys.executable, "-m", "tablemate.cli.main", "club", "publish",
                                  "--config", str(away.config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until(lambda: len(httpx.get(base + "/board.json").json()["tables"]) == 2, what="both tables")
+        wait_until(lambda: "playing hand 7/16" in httpx.get(base + "/?lang=en").text, what="t01's six hands")
         proc.kill()
         proc.wait()
         wait_until(lambda: "offline since" in httpx.get(base + "/?lang=en").text, what="t02 offline")
@@ -43,7 +52,6 @@ def test_the_board_shows_standings_and_table_states_and_updates_live(tmp_path, b
             first = _next_event(lines)
             assert "playing hand 7/16" in first["data"]
             playing.play(10, extras=False)
-            playing.publish()
             deadline = time.monotonic() + 20
             while True:
                 ev = _next_event(lines)
@@ -51,10 +59,29 @@ def test_the_board_shows_standings_and_table_states_and_updates_live(tmp_path, b
                     break
             assert "finished" in ev["data"] and int(ev["id"]) > int(first["id"])
     finally:
+        if pub is not None:
+            pub.stop()
         if proc is not None and proc.poll() is None:
             proc.kill()
             proc.wait()
         service.stop()
+
+
+def test_a_table_offline_or_stopped_shows_since_when():
+    since = datetime(2026, 11, 23, 19, 42, tzinfo=timezone.utc)
+    local = since.astimezone().strftime("%H:%M")
+    playing = {"rules": "mcr", "players": ["A", "B", "C", "D"], "hands_played": 6, "finished": False,
+               "standings": [0, 0, 0, 0], "round": 1}
+    for state in ("offline", "stopped"):
+        tb = {"table_id": "t01", "available": state, "available_since": since.isoformat(), "match": playing}
+        assert table_state(tb, "en") == (f"offline since {local}", "offline")
+        assert table_state(tb, "de") == (f"offline seit {local}", "offline")
+    online = {"table_id": "t01", "available": "online", "available_since": since.isoformat(), "match": playing}
+    assert table_state(online, "en") == ("playing hand 7/16", "playing")
+    assert table_state({**online, "match": {**playing, "finished": True}}, "de") == ("beendet", "finished")
+    gone = {**online, "available": "stopped", "match": {**playing, "finished": True}}
+    assert table_state(gone, "en") == ("finished", "finished")  # done for the evening, then shut down
+    assert table_state({**online, "match": {**playing, "rules": "classical"}}, "de") == ("spielt Hand 7", "playing")
 
 
 def _next_event(lines) -> dict:

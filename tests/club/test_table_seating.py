@@ -25,6 +25,7 @@ from tablemate.app.i18n import Strings
 from tablemate.app.ledger import Ledger
 from tablemate.app.screens import PlayScreen, to_text
 from tablemate.app.service import Appliance, Outputs
+from tablemate.club.board import render_fragment
 from tablemate.club.publisher import Publisher
 from tablemate.club.standings import TableResult, rank
 from tablemate.club.store import Store
@@ -127,7 +128,7 @@ def test_the_appliance_plays_each_round_with_the_seated_players(tmp_path, broker
         cfg = load_config(sim.config)
         pub = Publisher(cfg.db, cfg.club)
         pub.start()
-        plan = json.loads(organiser("seating", "--players", str(players_file), "--rounds", "2", "--json",
+        plan = json.loads(organiser("seating", "--players", str(players_file), "--rounds", "2", "--json", "--ema",
                                     "--db", db_url, "--name", "Club night", "--mqtt", broker.url))
         first, second = plan["rounds"][0]["t01"], plan["rounds"][1]["t01"]
         assert first != second
@@ -181,7 +182,17 @@ def test_the_appliance_plays_each_round_with_the_seated_players(tmp_path, broker
         # The standings are those of the table's own ledger, round by round.
         ledger_results = [TableResult(1, "t01", tuple(first), table.ledger.current(2).state.standings),
                           TableResult(2, "t01", tuple(second), table.ledger.current(3).state.standings)]
-        assert board(db_url)["overall"] == [r.to_json() for r in rank(ledger_results, "mcr", players=PLAYERS)]
+        shown = board(db_url)
+        assert shown["overall"] == [r.to_json() for r in rank(ledger_results, "mcr", ema=True, players=PLAYERS)]
+        assert all(row["ranking_points"] is not None for row in shown["overall"])  # the tournament's EMA option
+        # The board: both rounds' seating with the plan's repeat count, the EMA column, round 1 and overall.
+        for lang, words in (("en", ("Seating · Round 2", f"Repeat opponents: {plan['repeats']}", "Ranking points",
+                                    "Round 1", "Overall")),
+                            ("de", ("Sitzplan · Runde 2", f"Wiederholte Gegner: {plan['repeats']}",
+                                    "Ranglistenpunkte", "Runde 1", "Gesamt"))):
+            page, _ = render_fragment(shown, lang)
+            assert all(w in page for w in words), (lang, page)
+            assert ", ".join(second) in page
     finally:
         if pub is not None:
             pub.stop()
