@@ -51,6 +51,8 @@ class Layout:
     footer: Row | None = None
     glyph: str | None = None
     pageable: bool = False
+    #: Text drawn as a QR code beside the body (the phone page's address), where ``glyph`` would be.
+    qr: str | None = None
 
 
 @dataclass(frozen=True)
@@ -272,11 +274,47 @@ class EnrollScreen:
         raise ValueError(f"unknown enrollment stage {self.stage!r}")
 
 
-Screen = PlayScreen | ScoreScreen | SettlementScreen | SeatChangeScreen | TroubleScreen | EnrollScreen
+#: The page screen's words. Why here and not in i18n.py: those tables are being moved to gettext
+#: catalogs (tablemate/locale); these few follow them there once that API exists.
+_PAGE_WORDS = {"en": {"title": "Phone", "pin": "PIN"}, "de": {"title": "Handy", "pin": "PIN"}}
+
+
+@dataclass(frozen=True)
+class PageScreen:
+    """The phone page's address, as a QR code and as text, and the PIN that allows changes.
+
+    Why split the address: beside a QR code readable from a phone, a 128 px
+    panel has room for about ten characters a line, so the host is broken
+    after its dots.
+    """
+
+    url: str
+    pin: str
+
+    def layout(self, t: Strings) -> Layout:
+        words = _PAGE_WORDS.get(t.language, _PAGE_WORDS["en"])
+        host = self.url.split("://", 1)[-1].rstrip("/")
+        chunks: list[str] = []
+        for part in host.replace(":", " :").replace(".", ". ").split():
+            if chunks and len(chunks[-1]) + len(part) <= 10:
+                chunks[-1] += part
+            else:
+                chunks.append(part)
+        rows = [Row(c) for c in chunks[:3]] + [Row(words["pin"], self.pin)]
+        return Layout(body=(Row(words["title"]), *rows)[-5:], qr=self.url)
+
+    def text(self, t: Strings) -> str:
+        words = _PAGE_WORDS.get(t.language, _PAGE_WORDS["en"])
+        return f"{words['title']}: {self.url}  {words['pin']} {self.pin}"
+
+
+Screen = PlayScreen | ScoreScreen | SettlementScreen | SeatChangeScreen | TroubleScreen | EnrollScreen | PageScreen
 
 
 def to_text(screen: Screen, strings: Strings) -> str:
     """The whole screen as terminal text (no paging: a terminal scrolls)."""
+    if isinstance(screen, PageScreen):  # a terminal shows the address in one piece, not as a QR code
+        return screen.text(strings)
     layout = screen.layout(strings)
     rows = [r for r in (layout.header, *layout.body, layout.footer) if r is not None]
     width = max((_cols(r.text) + _cols(r.value) + 2 for r in rows), default=0)

@@ -39,8 +39,10 @@ always replayed from the ledger, so a restart resumes where it stopped.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -52,6 +54,8 @@ from ..rules.settlement import settle
 from ..rules.table import Table
 from ..vision.turns import TurnTracker
 from ..device import sdnotify
+from . import actions
+from .actions import Request, drawn_table  # noqa: F401 - drawn_table: where callers found it before
 from .inputs import ENROLL, Action, Gesture
 from .inputs import BadFrame, CameraError
 from .i18n_errors import localize
@@ -61,7 +65,7 @@ from .i18n_service import extra
 from .ledger import Ledger, LedgerError, Match
 from .photo_hand import SIDES, hand_from_recognition
 from .i18n_score import fan_label
-from .screens import (EnrollScreen, GridFault, PlayScreen, ScoreItem, ScoreScreen, SeatChangeScreen,
+from .screens import (EnrollScreen, GridFault, PageScreen, PlayScreen, ScoreItem, ScoreScreen, SeatChangeScreen,
                       SettlementScreen, Trouble, TroubleScreen, to_text)
 
 log = logging.getLogger(__name__)
@@ -138,8 +142,19 @@ def table_from_recognition(rec: dict, state: MatchState, turn: str, last_discard
             "discarder": None if discarder is None else side_seat[discarder]}
 
 
-def drawn_table(state: MatchState) -> dict:
-    return {"winner": None, "discarder": None, "seats": [{"seat_wind": w} for w in WINDS]}
+@dataclass(frozen=True)
+class Seen:
+    """The latest camera image the loop looked at, for the phone page (read from another thread).
+
+    ``seq`` counts images; ``still`` is a MAHJONG still; ``rec`` is None
+    when vision could not read it.
+    """
+
+    seq: int
+    image: Any
+    rec: dict | None
+    at: float
+    still: bool = False
 
 
 @dataclass
@@ -160,7 +175,8 @@ class Appliance:
                  camera_retry: float = 5.0, ledger_poll: float = 1.0,
                  on_screen: Callable[[Any, Any], None] | None = None, echo: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic,
                  tile_set_name: str | None = None, sets_folder: Any = None,
-                 enroll: Callable[..., Any] | None = None, seating: Any = None) -> None:
+                 enroll: Callable[..., Any] | None = None, seating: Any = None,
+                 page: Callable[[], tuple[str, str] | None] | None = None) -> None:
         self.ledger = ledger
         self.out = outputs
         self.t = outputs.strings
@@ -195,6 +211,16 @@ class Appliance:
         self.sets_folder = sets_folder
         self.enroll = enroll or self._enroll_still
         self.before_enroll: tuple[str, Any] | None = None
+        #: The phone page's (address, PIN) for the display, when the page is on (tablemate.web).
+        self.page = page
+        #: Page actions waiting for the loop (see actions.py: one writer, the loop).
+        self.inbox: queue.Queue[Request] = queue.Queue()
+        #: What the page shows, and a counter that moves whenever any of it changed.
+        self.seen: Seen | None = None
+        self.still_rec: dict | None = None  # the last MAHJONG still's recognition, for fixing it on the page
+        self.version = 0
+        self._published: tuple | None = None
+        self.calibration: Any = None
         #: Club mode: the round's seating from the service (``club.table_seating.SeatingInbox``), or None.
         self.seating = seating
         self.seating_polled_at = -1e9
@@ -205,13 +231,33 @@ class Appliance:
         self._load(create=True)
         st = self.match.state
         self.echo(f"match {self.match.id}: {self.rules_line(st)}")
-        if st.finished:
-            self._finished()
-        else:
-            self._begin_hand()
+        self._started()
         self._open_camera()
         self._load_tile_set()
+        self._publish()
         sdnotify.ready(f"hand {st.hand_number}")
+
+    def _started(self) -> None:
+        """A match begins or resumes; with the page on, its address and PIN come first (until NEXT)."""
+        if self.match.state.finished:
+            self._finished()
+            return
+        shown = self.page() if self.page is not None else None
+        if shown is not None:
+            self.screens = [PageScreen(*shown)]
+            self.mode = "between"
+            self._next_screen()
+        else:
+            self._begin_hand()
+
+    def submit(self, name: str, work: Callable[["Appliance"], Any]) -> Future:
+        """Run ``work(self)`` in the loop between two steps (a page action); wait on the returned future."""
+        request = Request(name, work)
+        self.inbox.put(request)
+        wake = getattr(self.buttons, "events", None)  # Buttons: wake the loop's wait at once
+        if wake is not None:
+            wake.put(request)
+        return request.future
 
     def run(self, stop: threading.Event) -> None:
         """Step until ``stop`` is set (SIGTERM), then turn everything off."""
@@ -243,9 +289,18 @@ class Appliance:
             self.kicked_at = now
         self._poll_ledger()
         self._poll_seating()
-        action = self.buttons.wait(self.frame_interval if timeout is None else timeout)
         try:
-            if action is not None:
+            request = self.inbox.get_nowait()
+        except queue.Empty:
+            request = None
+        action = request or self.buttons.wait(self.frame_interval if timeout is None else timeout)
+        try:
+            if isinstance(action, Request):
+                if action.future.done() or action.future.running():
+                    return  # the wake-up copy of a request already run
+                self.echo(f"page: {action.name}")
+                action.run(self)
+            elif action is not None:
                 self.echo(f"button: {action.name}")
                 self._press(action)
             elif self.mode == "play":
@@ -255,6 +310,17 @@ class Appliance:
         except (TablemateError, CameraError) as err:  # a refusal the players can act on
             log.warning("%s", err)
             self._trouble(Trouble.CANNOT_SCORE, str(err))
+        finally:
+            self._publish()
+
+    def _publish(self) -> None:
+        """Move ``version`` when anything the page shows changed (the page polls it for its live update)."""
+        seen = self.seen.seq if self.seen is not None else None
+        key = (self.match.id, len(self.match.events), self.mode, self.tracker.turn, seen, id(self.screen),
+               self.camera is None, id(self.pending))
+        if key != self._published:
+            self._published = key
+            self.version += 1
 
     # -- the ledger --------------------------------------------------------------------
 
@@ -336,7 +402,7 @@ class Appliance:
 
     def _press(self, action: Action | Gesture) -> None:
         if action is ENROLL:
-            self._enroll_prompt()
+            actions.start_enroll(self)
             return
         if self.mode == "enroll":
             self._enroll_press(action)
@@ -348,13 +414,13 @@ class Appliance:
         elif action is Action.MAHJONG and self.mode in ("play", "scored", "trouble"):
             self._mahjong()
         elif action is Action.DRAW and self.mode in ("play", "trouble"):
-            self._record(drawn_table(self.match.state), "draw")
+            actions.draw(self)
         elif action is Action.NEXT:
             if self.mode == "play":
                 self.tracker.next_turn()
                 self._show_turn()
             elif self.mode == "scored":
-                self._record(self.pending, "vision")
+                actions.confirm(self)
             elif self.mode == "between":
                 self._next_screen()
             elif self.mode == "trouble":
@@ -362,26 +428,9 @@ class Appliance:
 
     def _undo(self) -> None:
         try:
-            match, event = self.ledger.undo()
+            actions.undo(self)
         except TablemateError as err:
             self.echo(f"undo: {err}")
-            return
-        self.match, self.signature = match, (match.id, len(match.events))
-        if self.recorded_by:
-            self.recorded_by.pop()
-        self.echo(f"took back hand {event.hand_number}: {self.rules_line(match.state)}")
-        self._between([])
-
-    def _record(self, table: dict, how: str) -> None:
-        before = self.match.state
-        match, settlement = self.ledger.record(table)
-        self.match, self.signature = match, (match.id, len(match.events))
-        self.recorded_by.append(how)
-        nets = [0] * 4
-        for seat, player in enumerate(before.seat_order):
-            nets[player] = settlement.nets[seat]
-        self.echo(f"hand {before.hand_number} recorded ({how}): {self.rules_line(match.state)}")
-        self._between([SettlementScreen(self._named(nets), drawn=settlement.winner is None)])
 
     # -- modes --------------------------------------------------------------------------
 
@@ -493,6 +542,7 @@ class Appliance:
         except Exception as err:  # noqa: BLE001 - a frame vision cannot read is an uncertain frame
             log.debug("frame not recognised: %s", err)
             rec = None
+        self._saw(image, rec)
         before = self.tracker.turn
         event = self.tracker.update(rec)
         if event is not None:
@@ -516,9 +566,12 @@ class Appliance:
         try:
             rec = self.recognize(image)
         except Exception as err:  # noqa: BLE001 - missing model, unreadable image: tell the players
+            self._saw(image, None, still=True)
             self._trouble(Trouble.HAND_NOT_RECOGNISED,
                           f"{extra(self.t, 'service.vision', error=localize(str(err), self.t.language))}. {extra(self.t, 'service.correct')}")
             return
+        self._saw(image, rec, still=True)
+        self.still_rec = rec
         st = self.match.state
         try:
             table = table_from_recognition(rec, st, self.tracker.turn, self._last_discard())
@@ -543,6 +596,10 @@ class Appliance:
         items = [ScoreItem(fan_label(i.name, self.t.language), i.points, i.count, i.doublings) for i in score.items]
         self._show(ScoreScreen(winner, items, score.total, unit="fan" if st.rules == "mcr" else "points",
                                valid=score.valid))
+
+    def _saw(self, image: np.ndarray, rec: dict | None, still: bool = False) -> None:
+        seq = self.seen.seq + 1 if self.seen is not None else 1
+        self.seen = Seen(seq, image, rec, time.time(), still)
 
     def _last_discard(self) -> str | None:
         """The last tile the player before the turn discarded, as last seen."""

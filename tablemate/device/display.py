@@ -121,7 +121,9 @@ class Renderer:
             self._row(draw, Row(layout.header.text, value), 0, width, 0, fill="black")
             top = m.line_h
         left = 0
-        if layout.glyph:
+        if layout.qr:
+            left = self._qr(image, layout.qr)
+        elif layout.glyph:
             left = m.glyph_px + 2 * m.pad
             draw.text((left // 2, height // 2), layout.glyph, font=self.glyph_font,
                       fill="white", anchor="mm")
@@ -138,11 +140,34 @@ class Renderer:
             self._row(draw, layout.footer, left, width, y)
         return image
 
+    def _qr(self, image: Image.Image, text: str) -> int:
+        """Draw ``text`` as a QR code at the left, as large as the height allows; returns the width used.
+
+        Why segno: pure Python and small, so it runs on the Pi without a
+        native library; two modules of quiet zone keep it readable on a dark panel.
+        """
+        import segno
+
+        code = segno.make(text, error="l", boost_error=False, micro=False)
+        rows = [list(r) for r in code.matrix]
+        n = len(rows) + 4
+        px = max(1, self.size[1] // n)
+        side = n * px
+        y0 = (self.size[1] - side) // 2
+        draw = ImageDraw.Draw(image)
+        draw.rectangle((0, y0, side - 1, y0 + side - 1), fill="white")
+        for r, row in enumerate(rows):
+            for c, dark in enumerate(row):
+                if dark:
+                    x, y = (c + 2) * px, y0 + (r + 2) * px
+                    draw.rectangle((x, y, x + px - 1, y + px - 1), fill="black")
+        return side + self.metrics.pad
+
     def _pages(self, layout: Layout) -> list[tuple[Row, ...]]:
         capacity = self.rows - (layout.header is not None) - (layout.footer is not None)
         capacity = max(1, capacity)
         room = self.size[0] - 2 * self.metrics.pad - (self.metrics.glyph_px + 2 * self.metrics.pad
-                                                        if layout.glyph else 0)
+                                                        if layout.glyph or layout.qr else 0)
         body = tuple(line for row in layout.body for line in self._wrap(row, room))
         if not layout.pageable:
             return [body[:capacity]]
