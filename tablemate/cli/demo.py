@@ -1,4 +1,8 @@
-"""`tablemate demo [--out DIR] [--enroll]`: the appliance with no hardware (see ``device/demo.py``).
+"""`tablemate demo [--out DIR] [--enroll] [--web]`: the appliance with no hardware (see ``device/demo.py``).
+
+``--web`` turns the phone page on (docs/phone-page.md): the session is played
+with the page live, its last hand is left for the page to confirm or fix,
+and the page is served until Ctrl-C or ``--web-seconds``.
 
 ``--enroll`` shows enrollment instead (docs/enrollment.md): a rendered set
 the models never saw is learned from its grid, then a table of it is read
@@ -29,6 +33,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--truth", action="store_true",
                    help="simulate perfect vision with the renderer's ground truth (to see turns and scoring "
                         "without trained models); the output says so")
+    p.add_argument("--web", action="store_true",
+                   help="serve the phone page while the session plays; the last hand is left for the page; "
+                        "keeps serving until Ctrl-C or --web-seconds")
+    p.add_argument("--web-host", default="127.0.0.1", metavar="HOST",
+                   help="where the page listens (default 127.0.0.1; 0.0.0.0 for phones on your network)")
+    p.add_argument("--web-port", type=int, default=8080, metavar="PORT", help="the page's port (default 8080)")
+    p.add_argument("--web-seconds", type=float, default=None, metavar="N", help="stop serving after N seconds")
+    p.add_argument("--pin", default=None, metavar="PIN", help="the page's PIN (default: a new random one)")
     p.set_defaults(func=run)
 
 
@@ -55,6 +67,14 @@ def run(args: argparse.Namespace) -> int:
     if args.enroll:
         report = run_enroll_demo(Path(args.out), seed=args.seed, tile_cm=args.tile_cm)
         return 0 if report["learned"] else 1
-    run_demo(Path(args.out), seed=args.seed, language=args.language, truth=args.truth, hands=args.hands,
-             tile_cm=args.tile_cm)
+    web = None
+    if args.web:
+        from ..device.demo import WebDemo
+        web = WebDemo(host=args.web_host, port=args.web_port, seconds=args.web_seconds, pin=args.pin)
+    try:
+        run_demo(Path(args.out), seed=args.seed, language=args.language, truth=args.truth, hands=args.hands,
+                 tile_cm=args.tile_cm, web=web)
+    except OSError as err:  # the page's port is taken
+        print(f"tablemate demo: {err}", file=sys.stderr)
+        return 1
     return 0

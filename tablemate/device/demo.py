@@ -17,9 +17,11 @@ would, and the hand is reported as *corrected*, never as read by vision.
 from __future__ import annotations
 
 import json
+import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from luma.core.device import dummy
@@ -53,13 +55,40 @@ def same_result(pending: dict | None, truth: dict) -> bool:
     return _tiles(pending["seats"][w]) == _tiles(Hand.from_json(truth["seats"][w]).to_json())
 
 
+@dataclass
+class WebDemo:
+    """``tablemate demo --web``: the phone page beside the demo's appliance.
+
+    Why the last hand is left open: a newcomer should see the page do its
+    job, so the demo plays the session but leaves its last hand on the
+    score or trouble screen, for the page (or NEXT) to confirm or fix. Then
+    the loop keeps running, one frame a second of the table as it was left,
+    until ``stop`` is set or ``seconds`` have passed. ``misread`` (tests,
+    and to show a fix) makes vision read the last still's first such tile as
+    another code: ``{"5p": "6p"}``; the output says so.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    seconds: float | None = None
+    pin: str | None = None
+    misread: dict | None = None
+    stop: threading.Event = field(default_factory=threading.Event)
+    #: Set once the page listens: (url, pin).
+    ready: threading.Event = field(default_factory=threading.Event)
+    url: str | None = None
+    server: Any = None
+    appliance: Any = None
+
+
 def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304, 1296), still_size=(2304, 1296),
              truth: bool = False, hands: int | None = None, tile_cm: float | None = None,
-             echo: Callable[[str], None] = print) -> dict:
+             echo: Callable[[str], None] = print, web: WebDemo | None = None) -> dict:
     """Play the session; ``truth`` replaces vision by the renderer's ground truth (said in the output).
 
     ``hands`` plays only the first that many hands of the session; ``tile_cm``
-    sets the tiles' width (else the seed picks it).
+    sets the tiles' width (else the seed picks it). ``web``: the phone page
+    is on (see :class:`WebDemo`).
     """
     from ..app.session import DEMO_PLAYERS, render_session
 
@@ -95,7 +124,8 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
         echo("  " + line.replace("\n", "\n    ") if not line.startswith("display:\n") else
              "  [display]\n    " + line.split("\n", 1)[1].replace("\n", "\n    "))
 
-    camera = FileCamera(out / "session" / "frames")
+    cameras = {"now": FileCamera(out / "session" / "frames")}
+    camera = cameras["now"]
     vision = {"read": 0, "failed": 0, "error": None}
     frame_vision = FrameVision()  # as `tablemate run` without --calibration, minus the stored file
 
@@ -110,10 +140,26 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
             vision["error"] = vision["error"] or str(err)
             raise
         vision["read"] += 1
+        if web is not None and web.misread and camera.position == len(session["files"]):
+            rec = _misread(rec, web.misread)
         return rec
 
-    app = Appliance(ledger, Outputs(lights, display, strings), buttons, lambda: camera,
-                    recognize=recognize, frame_interval=0, ledger_poll=0, on_screen=on_screen, echo=say)
+    page = None
+    if web is not None:
+        from ..web.auth import Guard
+        from ..web.server import WebServer, create_app
+
+        guard = Guard(web.pin)
+        page = lambda: (web.url, guard.pin(app.match.id))  # noqa: E731 - read when a match starts
+    app = Appliance(ledger, Outputs(lights, display, strings), buttons, lambda: cameras["now"],
+                    recognize=recognize, frame_interval=0, ledger_poll=0, on_screen=on_screen, echo=say, page=page)
+    if web is not None:
+        web.appliance = app
+        web.server = WebServer(create_app(app, guard=guard, lang=language), web.host, web.port).start()
+        web.url = web.server.url(web.host if web.host not in ("0.0.0.0", "::") else None)
+        echo(f"[demo] the phone page: {web.url} (PIN {guard.pin(ledger.current().id)}; Ctrl-C ends the demo)")
+        if web.misread:
+            echo(f"[demo] vision will MISREAD the last still on purpose ({web.misread}), so the page has a tile to fix")
     report = {"hands": [], "frames": 0, "turn_right": 0, "next_presses": 0,
               "vision_mode": "simulated from ground truth" if truth else "real"}
     if truth:
@@ -125,10 +171,15 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
         pin.drive_high()
         app.step(0.5)
 
+    last_score = max((i for i, e in enumerate(session["timeline"]) if e["do"] == "score"), default=None)
     try:
         app.start()
-        for entry in session["timeline"]:
+        for n, entry in enumerate(session["timeline"]):
             do = entry["do"]
+            if web is not None and n == last_score:
+                echo(f"[demo] hand {entry['hand'] + 1} is left for the page: confirm or fix it at {web.url}")
+                report["hands"].append("left for the page")
+                break
             if do == "frame":
                 if app.mode != "play":
                     echo(f"[demo] the appliance is in {app.mode}, not play: pressing NEXT")
@@ -171,6 +222,8 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
             elif do == "next_hand":
                 while app.mode == "between":
                     press("next")
+        if web is not None:
+            _serve(app, web, out, session, cameras, echo)
         match = ledger.current()
         st = match.state
         echo("\n[demo] standings after {} hand{}:".format(st.hands_played, "" if st.hands_played == 1 else "s"))
@@ -191,13 +244,49 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
         (out / "report.json").write_text(json.dumps(report, indent=2))
         return report
     finally:
+        if web is not None and web.server is not None:
+            web.server.stop()
         app.shutdown()
-        for part in (buttons, lights, display, ledger, camera):
+        for part in (buttons, lights, display, ledger, cameras["now"]):
             try:
                 part.close()
             except Exception:  # noqa: BLE001
                 pass
         factory.reset()
+
+
+def _misread(rec: dict, misread: dict) -> dict:
+    """The recognition with the first tile of each ``code: as_code`` pair in a revealed hand read wrongly."""
+    rec = json.loads(json.dumps(rec))
+    for code, wrong in misread.items():
+        for seat in (rec.get("seats") or {}).values():
+            if seat and not seat.get("hand_hidden") and code in seat.get("concealed", []):
+                seat["concealed"][seat["concealed"].index(code)] = wrong
+                break
+    return rec
+
+
+def _serve(app: Appliance, web: WebDemo, out: Path, session: dict, cameras: dict, echo: Callable[[str], None]) -> None:
+    """Keep the appliance (and so the page) running on the table as the session left it."""
+    import shutil
+
+    last = out / "session" / "last"
+    last.mkdir(exist_ok=True)
+    for old in last.iterdir():
+        old.unlink()
+    shutil.copy(out / "session" / "frames" / session["files"][-1], last / session["files"][-1])
+    cameras["now"].close()
+    cameras["now"] = FileCamera(last, loop=True)
+    app.camera = None  # the next frame opens the looping camera
+    app.frame_interval = 1.0
+    web.ready.set()
+    echo(f"[demo] serving {web.url} until Ctrl-C" + (f" or {web.seconds:g} s" if web.seconds else ""))
+    end = None if web.seconds is None else time.monotonic() + web.seconds
+    try:
+        while not web.stop.is_set() and (end is None or time.monotonic() < end):
+            app.step()
+    except KeyboardInterrupt:
+        echo("[demo] Ctrl-C: stopping")
 
 
 # -- tablemate demo --enroll ----------------------------------------------------------------------------

@@ -1,0 +1,108 @@
+"""The phone page in Debian's chromium, as a player at the table uses it (Playwright, 360 px wide).
+
+Order matters within this module: it is one evening at one table (the
+lock test comes last, because it locks the table's changes for a minute).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import wait_until
+
+
+
+
+def test_the_live_table_shows_the_recognised_hand(table, phone):
+    phone.goto(table.url + "/")
+    assert phone.locator("h1").inner_text() == "Live table"
+    # Ben (right) went out: his hand as vision read the still, with the misread 6p, and the winning 5p apart.
+    ben = phone.locator("section.seat", has=phone.locator("h2", has_text="Ben"))
+    assert ben.locator('[aria-label="5 circles"]').count() == 1  # the winning tile
+    assert ben.locator('[aria-label="6 circles"]').count() == 1  # the misread pair tile
+    assert ben.locator('.t.win').get_attribute("aria-label") == "5 circles"
+    # every tile of the frame is outlined and labelled with its reading
+    n = phone.locator("svg .o").count()
+    assert n >= 14
+    assert "could not be scored" in phone.locator("#status").inner_text() or "needs you" in phone.locator("#status").inner_text()
+    # nothing reached with no PIN: the page says it looks only
+    assert phone.locator("#pin-state").inner_text() == "Looking only"
+
+
+def test_fix_the_misread_tile_confirm_and_undo(table, phone):
+    app = table.app
+    phone.goto(table.url + "/hand")
+    score = phone.locator("#score")
+    # the misread hand does not score, and the page says why in the CLI's words
+    assert score.inner_text().startswith("these tiles are not a winning hand")
+    # a change without the PIN is refused, and the page asks for it
+    phone.get_by_role("button", name="Confirm hand").click()
+    expect(phone.locator("#message")).to_contain_text("PIN")
+    assert len(app.match.events) == 0
+    # a wrong PIN is refused
+    phone.get_by_label("Table PIN (shown on the display)").fill("0000" if table.pin != "0000" else "1111")
+    phone.get_by_role("button", name="Unlock changes").click()
+    expect(phone.locator("#message")).to_have_text(re.compile("^Wrong PIN"))
+    # the PIN the display shows unlocks changes
+    phone.get_by_label("Table PIN (shown on the display)").fill(table.pin)
+    phone.get_by_role("button", name="Unlock changes").click()
+    expect(phone.locator("#pin-state")).to_have_text("Changes allowed")
+    # tap the misread tile, pick the right face; the score follows
+    phone.get_by_role("button", name="6 circles, Hand (tap to change)").click()
+    dialog = phone.locator("dialog#picker")
+    assert dialog.is_visible()
+    dialog.get_by_role("button", name="5 circles", exact=True).click()
+    expect(phone.locator("#score-total")).to_be_visible()  # the misread hand had no total
+    total = phone.locator("#score-total").inner_text()
+    assert total.endswith("fan") and int(total.split()[0]) >= 8
+    assert phone.locator("#score td").first.inner_text()  # fan by fan
+    # confirm: the same path as NEXT: one ledger row, the settlement on the display
+    phone.get_by_role("button", name="Confirm hand").click()
+    phone.wait_for_url(table.url + "/scores")
+    assert wait_until(lambda: len(app.match.events) == 1)
+    assert type(app.screen).__name__ in ("SettlementScreen", "SeatChangeScreen", "PlayScreen")
+    assert app.recorded_by[-1] == "page"
+    rows = phone.locator("#standings tbody tr")
+    assert rows.first.locator("th").inner_text() == "Ben"
+    assert int(rows.first.locator("td").last.inner_text()) > 0
+    hand = phone.locator(".hand-row").first
+    assert "Ben" in hand.locator("h3").inner_text()
+    assert hand.locator(".items tr").count() >= 1  # every hand with its breakdown
+    # undo: the standings go back (the sheet follows the table by itself)
+    phone.get_by_role("button", name="Undo last hand").click()
+    assert wait_until(lambda: len(app.match.events) == 0)
+    expect(phone.locator("#standings tbody tr").first.locator("td").last).to_have_text("+0")
+    assert phone.locator(".hand-row").count() == 0
+
+
+def test_the_page_follows_a_new_frame_within_a_second(table, phone):
+    phone.goto(table.url + "/")
+    before = phone.locator("#live").get_attribute("data-version")
+    wait_until(lambda: False, 0.1)
+    seen = table.app.version
+    # the demo keeps looking at the table once a second; the page follows each change by itself
+    expect(phone.locator("#live")).not_to_have_attribute("data-version", re.compile(f"^({seen}|{before})$"),
+                                                        timeout=5000)
+
+
+def test_german_page_and_german_errors(table, phone):
+    phone.goto(table.url + "/lang?to=de&back=/hand")
+    assert phone.locator("html").get_attribute("lang") == "de"
+    assert phone.get_by_role("link", name="Deutsch").get_attribute("aria-current") == "true"
+
+
+def test_five_wrong_pins_lock_changes_for_a_minute(table, phone):
+    phone.goto(table.url + "/settings")
+    wrong = "0000" if table.pin != "0000" else "1111"
+    field = phone.get_by_label("Table PIN (shown on the display)")
+    for i in range(5):
+        field.fill(wrong)
+        phone.get_by_role("button", name="Unlock changes").click()
+        expect(phone.locator("#message")).to_contain_text("locked" if i == 4 else "Wrong PIN")
+    assert "locked" in phone.locator("#message").inner_text()
+    field.fill(table.pin)  # even the right PIN waits out the minute
+    phone.get_by_role("button", name="Unlock changes").click()
+    expect(phone.locator("#message")).to_contain_text("locked")
+    assert phone.locator("#pin-state").inner_text() == "Looking only"
