@@ -33,6 +33,7 @@ from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_S
 from .errors import VisionError
 from .grouping import SIDES, Seen, empty_seat, group_tiles, lay_down_centre_tiles
 from .models import run_detector, run_reader, run_reader_embedding
+from .straighten import straightened
 from .tile_counts import assign_within_counts
 
 HEAT_THRESHOLD = 0.35
@@ -252,7 +253,7 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
         alts = _turns(faces[i])
         turned += alts
         owner += [i] * len(alts)
-    p2, _, _ = _read_crops(reader_blob([crop_tile(image, q) for q in _quads(turned, to_image)]), models_dir, tile_set)
+    p2, _, _ = _read_crops(_reader_crops(turned, image, to_image), models_dir, tile_set)
     if detail is not None:
         detail.look(turned, p2, models_dir=models_dir, limit=len(turned))
     for cand, alt, i in zip(p2, turned, owner):
@@ -266,6 +267,15 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
 def _quads(ts: list[Seen], to_image: np.ndarray) -> np.ndarray:
     q = np.stack([quad_from_box(t.cx, t.cy, t.w, t.h, t.orient) for t in ts])
     return cv2.perspectiveTransform(q.reshape(-1, 1, 2), to_image).reshape(-1, 4, 2)
+
+
+def _reading_quads(ts: list[Seen], to_image: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """The outlines crops are cut from: each tile's, straightened where the tile lies tilted in its box."""
+    return straightened(image, _quads(ts, to_image))
+
+
+def _reader_crops(ts: list[Seen], image: np.ndarray, to_image: np.ndarray) -> np.ndarray:
+    return reader_blob([crop_tile(image, q) for q in _reading_quads(ts, to_image, image)])
 
 
 def _settle_codes(faces: list[Seen], probs: np.ndarray) -> np.ndarray:
@@ -292,7 +302,8 @@ class Detail:
         """The bonus reader's closer look at the rows that may be flowers or seasons (``bonus_look``)."""
         if not faces:
             return []
-        return bonus_look.closer_look(probs, self.image, _quads(faces, self.to_image), rows, models_dir, limit)
+        return bonus_look.closer_look(probs, self.image, _reading_quads(faces, self.to_image, self.image), rows,
+                                       models_dir, limit)
 
 
 def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None, detail: Detail | None = None,
@@ -312,14 +323,12 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     if not faces:
         return faces, np.zeros((0, len(READER_CLASSES)), np.float32)
 
-    probs, flip, proto = _read_crops(reader_blob([crop_tile(image, q) for q in _quads(faces, to_image)]),
-                                     models_dir, tile_set)
+    probs, flip, proto = _read_crops(_reader_crops(faces, image, to_image), models_dir, tile_set)
     again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
     if again:
         for i in again:
             faces[i].orient = (faces[i].orient + 2) % 4
-        p2, _, proto2 = _read_crops(reader_blob([crop_tile(image, q) for q in _quads([faces[i] for i in again],
-                                                                                    to_image)]), models_dir, tile_set)
+        p2, _, proto2 = _read_crops(_reader_crops([faces[i] for i in again], image, to_image), models_dir, tile_set)
         for j, i in enumerate(again):
             if p2[j].max() >= probs[i].max():
                 probs[i] = p2[j]
