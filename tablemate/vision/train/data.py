@@ -21,6 +21,7 @@ from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_SIZE
                                        orient_of)
 from tablemate.vision.render import random_layout, render_topdown
 from tablemate.vision.render.layout import SIDES
+from tablemate.vision.straighten import straighten, tilt
 from tablemate.vision.train import photos_real
 
 ALL_CODES = [t.code for t in Tile]
@@ -164,7 +165,8 @@ def _photo_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     small = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 0.98 else img
     xs, ys, fl = [], [], []
     for t, o in zip(photo.tiles, orients):
-        q = jitter_quad(photos_real.box_quad(t.box, o) * f, rng)
+        q = photos_real.box_quad(t.box, o) * f
+        q = jitter_quad(straighten(q, tilt(small, q)), rng)  # as recognition cuts it (vision/straighten.py)
         flip = rng.random() < 0.5
         if flip:
             q = q[[2, 3, 0, 1]]
@@ -189,7 +191,8 @@ def _photo_bonus_crops(index: int) -> tuple[np.ndarray, np.ndarray]:
             if code == "back" or others > 4:
                 continue
             code = "other"
-        xs.append(bonus_crop(img, jitter_quad(photos_real.box_quad(t.box, o), rng)))
+        q = photos_real.box_quad(t.box, o)
+        xs.append(bonus_crop(img, jitter_quad(straighten(q, tilt(img, q)), rng)))
         ys.append(BONUS_CLASSES.index(code))
     if not xs:
         return np.zeros((0, BONUS_H, BONUS_W, 3), np.uint8), np.zeros(0, np.int16)

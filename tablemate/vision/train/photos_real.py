@@ -111,6 +111,7 @@ def orient_by_label(image: np.ndarray, tiles: tuple[PhotoTile, ...], models_dir=
     """Each tile's orientation: of the two its box allows, the one the reader finds likelier to be its label."""
     from tablemate.vision.contract import reader_blob
     from tablemate.vision.models import READER, run_reader, session
+    from tablemate.vision.straighten import straighten, tilt
     if not tiles:
         return []
     # The input size of the reader at hand, not the contract's: training a reader for a new
@@ -119,7 +120,8 @@ def orient_by_label(image: np.ndarray, tiles: tuple[PhotoTile, ...], models_dir=
     crops, owners = [], []
     for i, t in enumerate(tiles):
         for o in candidate_turns(t.box):
-            crops.append(crop_tile(image, box_quad(t.box, o), size=(w, h)))
+            q = box_quad(t.box, o)
+            crops.append(crop_tile(image, straighten(q, tilt(image, q)), size=(w, h)))
             owners.append((i, o))
     probs, _ = run_reader(reader_blob(crops, size=(w, h)), models_dir)
     best: dict[int, tuple[float, int]] = {}
