@@ -15,13 +15,9 @@ LANGS = ("en", "de")
 @lru_cache(maxsize=None)
 def translations(lang: str) -> gettext.NullTranslations:
     """The catalog of ``lang`` (English: the msgids themselves)."""
-    if lang == "en":
-        return gettext.NullTranslations()
-    try:
-        from ..locale import translations as shared  # the project's catalogs (docs/translations.md)
-    except ImportError:
-        return gettext.NullTranslations()
-    return shared(lang)
+    from ..locale import known, translations as shared  # the project's catalogs (docs/translations.md)
+
+    return shared(known(lang))
 
 
 def _(lang: str, message: str, **fields: object) -> str:

@@ -29,7 +29,8 @@ from ..app.i18n_errors import localize
 from ..rules.errors import TablemateError
 from . import views
 from .auth import COOKIE, Guard, Locked
-from .i18n import LANGS, _, translations
+from ..locale import install_jinja2
+from .i18n import LANGS, _
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def environment(lang: str) -> Environment:
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), extensions=["jinja2.ext.i18n"],
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       trim_blocks=True, lstrip_blocks=True)
-    env.install_gettext_translations(translations(lang), newstyle=True)
+    install_jinja2(env, lang)  # the project's catalogs (docs/translations.md)
     env.globals["json"] = lambda v: json.dumps(v, ensure_ascii=False).replace("</", "<\\/")
     return env
 
