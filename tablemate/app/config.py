@@ -99,6 +99,22 @@ class ClubConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The phone page (docs/phone-page.md) on every address of the Pi, port 8080.
+
+    Off unless ``enabled`` (the example config turns it on), so a config
+    written before the page keeps its start: the page screen comes first and
+    waits for NEXT. ``pin``: four to eight digits that allow changes; unset,
+    every match gets a new random one, shown on the display.
+    """
+
+    enabled: bool = False
+    host: str = "0.0.0.0"
+    port: int = 8080
+    pin: str | None = None
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the appliance reads at start."""
 
@@ -114,6 +130,7 @@ class Config:
     pins: PinsConfig = field(default_factory=PinsConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     club: ClubConfig = field(default_factory=ClubConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     #: A tile set learned by `tablemate enroll` (docs/enrollment.md), kept in ``sets/`` beside ``db``
     #: (or $TABLEMATE_SETS); None reads tiles with the trained reader alone.
     tile_set: str | None = None
@@ -156,6 +173,7 @@ def parse_config(data: dict[str, Any], base_dir: Path | None = None) -> Config:
         pins=_pins(r.sub("pins")),
         display=_display(r.sub("display")),
         club=_club(r.sub("club"), base_dir),
+        web=_web(r.sub("web")),
         tile_set=r.get("tile_set", (str,), None),
     )
     r.done()
@@ -280,6 +298,18 @@ def _club(r: _Reader, base_dir: Path | None) -> ClubConfig:
         raise ConfigError("club.password: given without club.username")
     return ClubConfig(enabled, broker, ids["club_id"], ids["table_id"], username, password,
                       _resolve(tls_ca, base_dir) if tls_ca is not None else None)
+
+
+def _web(r: _Reader) -> WebConfig:
+    import re
+
+    d = WebConfig()
+    cfg = WebConfig(enabled=r.get("enabled", (bool,), d.enabled), host=r.string("host", d.host),
+                    port=r.integer("port", d.port, low=1, high=65535), pin=r.get("pin", (str,), None))
+    r.done()
+    if cfg.pin is not None and not re.fullmatch(r"[0-9]{4,8}", cfg.pin):
+        raise ConfigError(f"web.pin: expected 4 to 8 digits, got {cfg.pin!r}")
+    return cfg
 
 
 def _asdict(obj: Any) -> dict[str, Any]:

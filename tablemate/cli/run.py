@@ -75,15 +75,31 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, DisplayError, TablemateError, OSError, ValueError) as err:
         print(f"tablemate run: {err}", file=sys.stderr)
         return 1
+    guard = page = None
+    if cfg.web.enabled:  # the phone page (docs/phone-page.md): its address and PIN on the display
+        from ..web.auth import Guard
+        guard = Guard(cfg.web.pin)
+        page = lambda: (web.url(), guard.pin(app.match.id))  # noqa: E731 - read when a match starts
     app = Appliance(ledger, Outputs(lights, display, strings), buttons, lambda: open_camera(cfg.camera),
                     rules=cfg.rules, options=cfg.options, players=cfg.players,
                     recognize=FrameVision(calibration, store=Path(cfg.db).with_name(FOUND_CALIBRATION)),
                     frame_interval=args.frame_interval, tile_set_name=cfg.tile_set, sets_folder=sets,
-                    seating=club_seating(cfg))
+                    seating=club_seating(cfg), page=page)
+    web = None
     try:
+        if guard is not None:
+            from ..web.server import WebServer, create_app
+            try:
+                web = WebServer(create_app(app, guard=guard, lang=cfg.language), cfg.web.host, cfg.web.port).start()
+                print(f"tablemate run: the phone page is at {web.url()}", file=sys.stderr)
+            except OSError as err:  # a port in use must not stop the table: it plays on without the page
+                print(f"tablemate run: the phone page is off: {err}", file=sys.stderr)
+                app.page = None
         app.start()
         app.run(stop)
     finally:
+        if web is not None:
+            web.stop()
         for part in (buttons, lights, display, ledger):
             try:
                 part.close()
