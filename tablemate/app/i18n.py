@@ -1,82 +1,57 @@
-"""The words players read on the display, in English and German.
+"""The words players read on the display, named by key; each language's text comes from the catalogs.
 
-Kept as plain dictionaries so a translator edits one file and a test can check
-that every language has every key with the same placeholders. Fan names come
-from the rules engine in their official English form and are not translated
-here.
+The screens name a text by key (``strings("play.hand", number=3)``,
+``f"wind.{code}"``), so each is marked ``msg(key, english)``: the key is the
+msgctxt, the English the msgid (tablemate/locale, docs/translations.md). The
+display keys are a register of their own: a 128x64 panel has lines of about
+20 characters, so the key tells a translator to keep it short. Fan names come
+from the rules engine (i18n_score.fan_label).
 """
 from __future__ import annotations
 
 import string
 
-#: Language codes accepted in the config file (``language = "en"``).
-LANGUAGES = ("en", "de")
+from ..locale import LANGUAGES, Keyed, msg
+
+# LANGUAGES: the codes the config file accepts (``language = "en"``), those with a catalog.
+__all__ = ["LANGUAGES", "WIND_CHARS", "WIND_CODES", "Strings", "placeholders"]
 
 WIND_CODES = ("E", "S", "W", "N")
 
 #: The wind characters as printed on the tiles.
 WIND_CHARS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 
-_STRINGS: dict[str, dict[str, str]] = {
-    "en": {
-        "wind.E": "East",
-        "wind.S": "South",
-        "wind.W": "West",
-        "wind.N": "North",
-        "prevailing.E": "East wind",
-        "prevailing.S": "South wind",
-        "prevailing.W": "West wind",
-        "prevailing.N": "North wind",
-        "play.hand": "Hand {number}",
-        "play.hand_of": "Hand {number}/{total}",
-        "play.dealer": "Dealer",
-        "play.turn": "Turn",
-        "score.title": "Mahjong {winner}",
-        "score.total": "Total",
-        "score.fans": "{total} fan",
-        "score.points": "{total} pts",
-        "score.invalid": "Below minimum",
-        "score.confirm": "NEXT: confirm",
-        "settlement.title": "Settlement",
-        "settlement.drawn": "Drawn hand",
-        "seats.title": "Seat change",
-        "trouble.camera_lost": "Camera lost",
-        "trouble.camera_lost.hint": "Check the camera cable",
-        "trouble.hand_not_recognised": "Hand not recognised",
-        "trouble.hand_not_recognised.hint": "Lay tiles flat, press MAHJONG",
-        "trouble.cannot_score": "Hand cannot be scored",
-        "trouble.cannot_score.hint": "Check the tiles, press MAHJONG",
-    },
-    "de": {
-        "wind.E": "Ost",
-        "wind.S": "Süd",
-        "wind.W": "West",
-        "wind.N": "Nord",
-        "prevailing.E": "Ostwind",
-        "prevailing.S": "Südwind",
-        "prevailing.W": "Westwind",
-        "prevailing.N": "Nordwind",
-        "play.hand": "Spiel {number}",
-        "play.hand_of": "Spiel {number}/{total}",
-        "play.dealer": "Geber",
-        "play.turn": "Am Zug",
-        "score.title": "Mahjong {winner}",
-        "score.total": "Summe",
-        "score.fans": "{total} Fan",
-        "score.points": "{total} Pkt.",
-        "score.invalid": "Unter Minimum",
-        "score.confirm": "NEXT: bestätigen",
-        "settlement.title": "Abrechnung",
-        "settlement.drawn": "Remis",
-        "seats.title": "Platzwechsel",
-        "trouble.camera_lost": "Kamera ausgefallen",
-        "trouble.camera_lost.hint": "Kamerakabel prüfen",
-        "trouble.hand_not_recognised": "Hand nicht erkannt",
-        "trouble.hand_not_recognised.hint": "Steine flach legen, MAHJONG drücken",
-        "trouble.cannot_score": "Hand nicht wertbar",
-        "trouble.cannot_score.hint": "Steine prüfen, MAHJONG drücken",
-    },
-}
+_TEXTS = Keyed([
+    msg("wind.E", "East"),
+    msg("wind.S", "South"),
+    msg("wind.W", "West"),
+    msg("wind.N", "North"),
+    msg("prevailing.E", "East wind"),
+    msg("prevailing.S", "South wind"),
+    msg("prevailing.W", "West wind"),
+    msg("prevailing.N", "North wind"),
+    msg("play.hand", "Hand {number}"),
+    msg("play.hand_of", "Hand {number}/{total}"),
+    msg("play.dealer", "Dealer"),
+    msg("play.turn", "Turn"),
+    msg("score.title", "Mahjong {winner}"),
+    msg("score.total", "Total"),
+    msg("score.fans", "{total} fan"),
+    msg("score.points", "{total} pts"),
+    msg("score.invalid", "Below minimum"),
+    msg("score.confirm", "NEXT: confirm"),
+    msg("settlement.title", "Settlement"),
+    msg("settlement.drawn", "Drawn hand"),
+    msg("seats.title", "Seat change"),
+    msg("trouble.camera_lost", "Camera lost"),
+    msg("trouble.camera_lost.hint", "Check the camera cable"),
+    msg("trouble.hand_not_recognised", "Hand not recognised"),
+    msg("trouble.hand_not_recognised.hint", "Lay tiles flat, press MAHJONG"),
+    msg("trouble.cannot_score", "Hand cannot be scored"),
+    msg("trouble.cannot_score.hint", "Check the tiles, press MAHJONG"),
+    msg("phone.title", "Phone"),
+    msg("phone.pin", "PIN"),
+])
 
 
 def placeholders(text: str) -> set[str]:
@@ -92,12 +67,12 @@ class Strings:
     """
 
     def __init__(self, language: str = "en") -> None:
-        if language not in _STRINGS:
+        if language not in LANGUAGES:
             raise ValueError(
                 f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}"
             )
         self.language = language
-        self._table = _STRINGS[language]
+        self._table = _TEXTS.table(language)
 
     def __call__(self, key: str, **fields: object) -> str:
         return self._table[key].format(**fields)

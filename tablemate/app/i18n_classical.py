@@ -1,130 +1,121 @@
-"""German for the classical (Hua Bao) and beginner scoring: item names and explanation lines.
+"""The classical (Hua Bao) and beginner scoring in the player's language: item names and explanation lines.
 
 The engine keeps English in the JSON (docs/formats.md) and hands out phrases
-(tablemate/rules/phrase.py); German players should read German at the table,
-so the words live here, where a translator edits one file. The terms are the
-ones German clubs use (docs/rules-classical.md: verdeckt/offen, Farbenspiel,
+(tablemate/rules/phrase.py) whose English templates live in
+``rules/classical/wording.py``; German players should read German at the
+table, so each template is also in the catalogs with msgctxt
+``classical.KEY`` (read from the source by tablemate/locale/extract.py, as the
+rules import nothing of tablemate), and each item name the engine gives with
+msgctxt ``classical.name``. The shared context keeps a name such as "Pair"
+from being translated where it is no classical item. The terms are the ones
+German clubs use (docs/rules-classical.md: verdeckt/offen, Farbenspiel,
 Blumenstrauß, Trumpfziegel, the §5 names); Pung, Kong and Chow stay.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
+from ..locale import Keyed, known, msg, pgettext
+from ..locale.extract import CONTEXT
 from ..rules.classical import SWITCHABLE
 from ..rules.classical.wording import EN, english
 from ..rules.phrase import Phrase, Template, render
 from ..rules.score import Score
 
-DE: dict[str, Template] = {
-    "points": ("{n} Punkt", "{n} Punkte"),
-    "doublings": ("{n} Verdopplung", "{n} Verdopplungen"),
-    "group": "{name} {tiles}: {points}{why}{note}",
-    "why": ", {doublings} ({reasons})",
-    "note.claimed": " (mit dem genommenen Gewinnziegel vervollständigt)",
-    "note.undeclared_kong": " (vier {tile}, nicht als Kong angesagt, zählen als verdeckter Pung)",
-    "pair.claimed_zero": "{name} {tiles}: {points}, mit dem genommenen Gewinnziegel vervollständigt",
-    "flowers": "{name} {tiles}: {count} x {points}",
-    "item": "{name}: {value}",
-    "item.tiles": "{name} {tiles}: {value}",
-    "robbing": "{name} ({tile}): {value}",
-    "robbing.beginner": "{name}: am Anfängertisch kein Bonus",
-    "flush.full": "{name} (nur {suit}): {value}",
-    "flush.half": "{name} (nur {suit} und Trumpfziegel): {value}",
-    "suit.m": "Zahlen",
-    "suit.p": "Kreise",
-    "suit.s": "Bambus",
-    "blessings.beginner": "Segen des Himmels und der Erde zählen am Anfängertisch nicht: die Hand zählt ihre Punkte",
-    "loose": "Keine wertbare Kombination: {tiles}",
-    "loser.beginner": (
-        "Nicht gewonnen: Kombinationen, Paare, Blumen und Jahreszeiten zählen mit ihren Verdopplungen; "
-        "kein Mah-Jongg-Bonus"
-    ),
-    "loser.classical": (
-        "Nicht gewonnen: Kombinationen, Paare, Blumen und Jahreszeiten zählen mit ihren Verdopplungen; "
-        "kein Mah-Jongg-Bonus, kein Farbenspiel, kein Limit-Spiel"
-    ),
-    "summary": "{base}{rounded}{capped}",
-    "summary.plain": "{points}",
-    "summary.doubled": "{points} x 2^{doublings} = {raw}",
-    "summary.rounded": " (auf 10 aufgerundet)",
-    "summary.capped": ", begrenzt auf das Limit von {limit}",
-    "limit": "{name}: das Limit, {value}{replaced}{others}",
-    "limit.replaces": "; ersetzt {summary}",
-    "limit.others": "; außerdem {names} (Limits zählen nie mehrfach)",
-    "limit.half": "{name}: das halbe Limit, {value}{replaced}",
-    "limit.half_less": "{name}: das halbe Limit ({value}) ist weniger als der Wert der Hand, der zählt",
-    "total": "Summe: {summary}",
-}
+_WORDING = Keyed((CONTEXT + key, template) for key, template in EN.items())
 
 #: Every name the engine gives an item, a chow, a pair or a doubling, by its English wording.
-NAMES_DE: dict[str, str] = {
+_NAMES = [
     # §3.2 sets; the columns of the table are 2–8, 1/9, winds, dragons.
-    "Exposed pung of simples": "Offener Pung 2–8",
-    "Exposed pung of terminals": "Offener Pung 1/9",
-    "Exposed pung of winds": "Offener Windpung",
-    "Exposed pung of dragons": "Offener Drachenpung",
-    "Concealed pung of simples": "Verdeckter Pung 2–8",
-    "Concealed pung of terminals": "Verdeckter Pung 1/9",
-    "Concealed pung of winds": "Verdeckter Windpung",
-    "Concealed pung of dragons": "Verdeckter Drachenpung",
-    "Exposed kong of simples": "Offener Kong 2–8",
-    "Exposed kong of terminals": "Offener Kong 1/9",
-    "Exposed kong of winds": "Offener Windkong",
-    "Exposed kong of dragons": "Offener Drachenkong",
-    "Concealed kong of simples": "Verdeckter Kong 2–8",
-    "Concealed kong of terminals": "Verdeckter Kong 1/9",
-    "Concealed kong of winds": "Verdeckter Windkong",
-    "Concealed kong of dragons": "Verdeckter Drachenkong",
-    "Exposed chow": "Offener Chow",
-    "Concealed chow": "Verdeckter Chow",
-    "Pair": "Paar",
-    "Pair of dragons": "Drachenpaar",
-    "Pair of own wind": "Paar des eigenen Windes",
-    "Pair of prevailing wind": "Paar des Rundenwindes",
-    "Pair of own and prevailing wind": "Paar des eigenen und des Rundenwindes",
-    "Concealed pair of dragons": "Verdecktes Drachenpaar",
-    "Exposed pair of dragons": "Offenes Drachenpaar",
+    msg("classical.name", "Exposed pung of simples"),
+    msg("classical.name", "Exposed pung of terminals"),
+    msg("classical.name", "Exposed pung of winds"),
+    msg("classical.name", "Exposed pung of dragons"),
+    msg("classical.name", "Concealed pung of simples"),
+    msg("classical.name", "Concealed pung of terminals"),
+    msg("classical.name", "Concealed pung of winds"),
+    msg("classical.name", "Concealed pung of dragons"),
+    msg("classical.name", "Exposed kong of simples"),
+    msg("classical.name", "Exposed kong of terminals"),
+    msg("classical.name", "Exposed kong of winds"),
+    msg("classical.name", "Exposed kong of dragons"),
+    msg("classical.name", "Concealed kong of simples"),
+    msg("classical.name", "Concealed kong of terminals"),
+    msg("classical.name", "Concealed kong of winds"),
+    msg("classical.name", "Concealed kong of dragons"),
+    msg("classical.name", "Exposed chow"),
+    msg("classical.name", "Concealed chow"),
+    msg("classical.name", "Pair"),
+    msg("classical.name", "Pair of dragons"),
+    msg("classical.name", "Pair of own wind"),
+    msg("classical.name", "Pair of prevailing wind"),
+    msg("classical.name", "Pair of own and prevailing wind"),
+    msg("classical.name", "Concealed pair of dragons"),
+    msg("classical.name", "Exposed pair of dragons"),
     # Why a set doubles (D1-D3).
-    "dragons": "Drachen",
-    "own wind": "eigener Wind",
-    "prevailing wind": "Rundenwind",
+    msg("classical.name", "dragons"),
+    msg("classical.name", "own wind"),
+    msg("classical.name", "prevailing wind"),
     # §3.3, §3.4.
-    "Flowers and seasons": "Blumen und Jahreszeiten",
-    "Mah-Jongg": "Mah-Jongg",
-    "Robbing the kong": "Kong rauben",
-    "Full flush": "Reines Farbenspiel",
-    "Half flush": "Unreines Farbenspiel",
-    "Own flower": "Eigene Blume",
-    "Own season": "Eigene Jahreszeit",
-    "Bouquet of flowers": "Blumenstrauß",
-    "Bouquet of seasons": "Jahreszeitenstrauß",
-    "Own flower and own season": "Eigene Blume und eigene Jahreszeit",
-    "All flowers": "Alle Blumen",
-    "All seasons": "Alle Jahreszeiten",
+    msg("classical.name", "Flowers and seasons"),
+    msg("classical.name", "Mah-Jongg"),
+    msg("classical.name", "Robbing the kong"),
+    msg("classical.name", "Full flush"),
+    msg("classical.name", "Half flush"),
+    msg("classical.name", "Own flower"),
+    msg("classical.name", "Own season"),
+    msg("classical.name", "Bouquet of flowers"),
+    msg("classical.name", "Bouquet of seasons"),
+    msg("classical.name", "Own flower and own season"),
+    msg("classical.name", "All flowers"),
+    msg("classical.name", "All seasons"),
     # §3.5 limits.
-    "Heavenly Blessing (Segen des Himmels)": "Segen des Himmels",
-    "Earthly Blessing (Segen der Erde)": "Segen der Erde",
-    "All Honours": "Nur Trumpfziegel",
-    # §5: the engine names them "English (German)"; S002 gives the German.
-    **{f"{h.name} ({h.german})": h.german for h in SWITCHABLE.values()},
-}
+    msg("classical.name", "Heavenly Blessing (Segen des Himmels)"),
+    msg("classical.name", "Earthly Blessing (Segen der Erde)"),
+    msg("classical.name", "All Honours"),
+]
+NAMES: frozenset[str] = frozenset(name for _context, name in _NAMES)
 
-_TEMPLATES = {"en": EN, "de": DE}
-_NAMES = {"de": NAMES_DE}
+#: §5 limit hands: the engine names them "English (German)"; the German is the rules' own (S002).
+_LIMIT_HANDS_DE = {f"{h.name} ({h.german})": h.german for h in SWITCHABLE.values()}
+
+
+@lru_cache(maxsize=None)
+def templates(lang: str) -> dict[str, Template]:
+    """Every explanation template in ``lang``, by the phrase keys of rules/classical/wording.py."""
+    table = _WORDING.table(lang)
+    return {key: table[CONTEXT + key] for key in EN}
 
 
 def label(name: str, lang: str) -> str:
     """A classical item's name as players of ``lang`` say it; unknown names stay as they are."""
-    return _NAMES.get(lang, {}).get(name, name)
+    lang = known(lang)
+    if name in NAMES:
+        return pgettext(lang, "classical.name", name)
+    if lang == "de":
+        return _LIMIT_HANDS_DE.get(name, name)
+    return name
 
 
 def explain(result: Score, lang: str) -> list[str]:
     """The explanation lines in ``lang``; English is exactly the JSON's."""
-    if lang not in _TEMPLATES or lang == "en" or not result.phrases:
+    if known(lang) == "en" or not result.phrases:
         return list(result.explanation)
     return [say(p, lang) for p in result.phrases]
 
 
 def say(phrase: Phrase, lang: str) -> str:
-    """One phrase in ``lang`` (English for a language without a table)."""
-    if lang not in _TEMPLATES or lang == "en":
+    """One phrase in ``lang`` (English for a language without a catalog)."""
+    lang = known(lang)
+    if lang == "en":
         return english(phrase)
-    return render(phrase, _TEMPLATES[lang], lambda name: label(name, lang))
+    return render(phrase, templates(lang), lambda name: label(name, lang))
+
+
+def __getattr__(name: str):
+    """``DE`` and ``NAMES_DE``: the German tables as dicts, for tests and tools (read from the catalog)."""
+    if name == "DE":
+        return templates("de")
+    if name == "NAMES_DE":
+        return {english_name: label(english_name, "de") for english_name in (*NAMES, *_LIMIT_HANDS_DE)}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

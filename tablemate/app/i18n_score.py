@@ -1,34 +1,33 @@
-"""Words of the score breakdown in English and German (what players read)."""
+"""Words of the score breakdown (what players read on the command line and the page), from the catalogs.
+
+The callers name these words by key (``text("total", lang)``), so each is
+``msg("breakdown.KEY", english)``; the "breakdown." context keeps them apart
+from the display's shorter words. MCR fan names are the rules engine's
+(``Fan.fan_name``, ``Fan.de``, ``Fan.zh``: the official names travel with
+the fans), classical names come from i18n_classical. A language without a
+catalog reads English.
+"""
 from __future__ import annotations
 
+from ..locale import Keyed, known, msg
 from ..rules.mcr.fans import Fan
 from ..rules.score import ScoreItem
 from .i18n_classical import label as classical_label
 
-_TEXT = {
-    "en": {
-        "fans": "fans",
-        "points": "points",
-        "total": "Total",
-        "left_out": "Not counted:",
-        "false_mahjong": "False mahjong: fewer than 8 fans without flowers.",
-        "doublings": "doubling(s)",
-    },
-    "de": {
-        "fans": "Fan",
-        "points": "Punkte",
-        "total": "Summe",
-        "left_out": "Nicht gezählt:",
-        "false_mahjong": "Falsches Mahjong: weniger als 8 Fan ohne Blumen.",
-        "doublings": "Verdopplung(en)",
-    },
-}
+_TEXT = Keyed([
+    msg("breakdown.fans", "fans"),
+    msg("breakdown.points", "points"),
+    msg("breakdown.total", "Total"),
+    msg("breakdown.left_out", "Not counted:"),
+    msg("breakdown.false_mahjong", "False mahjong: fewer than 8 fans without flowers."),
+    msg("breakdown.doublings", "doubling(s)"),
+])
 
 _MCR_BY_NAME = {f.fan_name: f for f in Fan}
 
 
 def text(key: str, lang: str) -> str:
-    return _TEXT.get(lang, _TEXT["en"])[key]
+    return _TEXT(known(lang), f"breakdown.{key}")
 
 
 def explain_line(rules: str, item: ScoreItem, lang: str) -> str:
@@ -50,20 +49,13 @@ def explain_line(rules: str, item: ScoreItem, lang: str) -> str:
     return f"  {name}: {value}{where}"
 
 
-_REASONS = {
-    "en": {
-        "implied": "{fan} not counted: {detail} includes it",
-        "account_once": "{fan} not counted again: each chow may combine with another only once",
-        "wind": "{fan} not counted: {detail} scores as a wind fan instead",
-        "three_winds": "{fan} not counted: the wind pungs already make Big Three Winds",
-    },
-    "de": {
-        "implied": "{fan} nicht gezählt: in {detail} enthalten",
-        "account_once": "{fan} nicht noch einmal gezählt: jeder Chow darf nur einmal mit einem anderen kombiniert werden",
-        "wind": "{fan} nicht gezählt: {detail} zählt schon als Windfan",
-        "three_winds": "{fan} nicht gezählt: die Windpungs bilden schon Drei Windpungs",
-    },
-}
+#: Why a fan the hand has is left out, by the engine's reason (``note["reason"]``).
+_REASONS = Keyed([
+    msg("breakdown.left_out.implied", "{fan} not counted: {detail} includes it"),
+    msg("breakdown.left_out.account_once", "{fan} not counted again: each chow may combine with another only once"),
+    msg("breakdown.left_out.wind", "{fan} not counted: {detail} scores as a wind fan instead"),
+    msg("breakdown.left_out.three_winds", "{fan} not counted: the wind pungs already make Big Three Winds"),
+])
 
 
 def fan_label(name: str, lang: str) -> str:
@@ -80,9 +72,10 @@ def fan_label(name: str, lang: str) -> str:
 
 def left_out_line(note: dict, lang: str) -> str:
     """A fan the hand has but does not score, and why, in the player's language."""
-    table = _REASONS.get(lang, _REASONS["en"])
     fan = fan_label(note["name"], lang) + (f" x{note['count']}" if note.get("count", 1) > 1 else "")
     detail = note.get("detail", "")
     if note["reason"] == "implied":
         detail = fan_label(detail, lang)
-    return table.get(note["reason"], table["implied"]).format(fan=fan, detail=detail)
+    key = f"breakdown.left_out.{note['reason']}"
+    return _REASONS(known(lang), key if key in _REASONS.english else "breakdown.left_out.implied",
+                    fan=fan, detail=detail)

@@ -274,11 +274,6 @@ class EnrollScreen:
         raise ValueError(f"unknown enrollment stage {self.stage!r}")
 
 
-#: The page screen's words. Why here and not in i18n.py: those tables are being moved to gettext
-#: catalogs (tablemate/locale); these few follow them there once that API exists.
-_PAGE_WORDS = {"en": {"title": "Phone", "pin": "PIN"}, "de": {"title": "Handy", "pin": "PIN"}}
-
-
 @dataclass(frozen=True)
 class PageScreen:
     """The phone page's address, as a QR code and as text, and the PIN that allows changes.
@@ -292,7 +287,6 @@ class PageScreen:
     pin: str
 
     def layout(self, t: Strings) -> Layout:
-        words = _PAGE_WORDS.get(t.language, _PAGE_WORDS["en"])
         host = self.url.split("://", 1)[-1].rstrip("/")
         chunks: list[str] = []
         for part in host.replace(":", " :").replace(".", ". ").split():
@@ -300,12 +294,11 @@ class PageScreen:
                 chunks[-1] += part
             else:
                 chunks.append(part)
-        rows = [Row(c) for c in chunks[:3]] + [Row(words["pin"], self.pin)]
-        return Layout(body=(Row(words["title"]), *rows)[-5:], qr=self.url)
+        rows = [Row(c) for c in chunks[:3]] + [Row(t("phone.pin"), self.pin)]
+        return Layout(body=(Row(t("phone.title")), *rows)[-5:], qr=self.url)
 
     def text(self, t: Strings) -> str:
-        words = _PAGE_WORDS.get(t.language, _PAGE_WORDS["en"])
-        return f"{words['title']}: {self.url}  {words['pin']} {self.pin}"
+        return f"{t('phone.title')}: {self.url}  {t('phone.pin')} {self.pin}"
 
 
 Screen = PlayScreen | ScoreScreen | SettlementScreen | SeatChangeScreen | TroubleScreen | EnrollScreen | PageScreen

@@ -1,58 +1,56 @@
-"""English and German strings for what an organiser or a player reads in club mode (CLI and board)."""
+"""What an organiser or a player reads in club mode (CLI and board), named by key; texts from the catalogs.
+
+Each text is ``msg("club_text.KEY", english)``: callers say ``t("board", lang)``,
+the "club_text." context keeps a word like "Table" apart from the same
+English elsewhere. Error texts are not here but with every other error
+message (tablemate/app/i18n_errors.py), so they are translated one way.
+"""
 from __future__ import annotations
 
 import os
 
 from ..app.i18n_errors import MESSAGES, localize
+from ..locale import LANGUAGES, Keyed, known, msg
 
-LANGS = ("en", "de")
+LANGS = LANGUAGES
 
-STRINGS: dict[str, dict[str, str]] = {
-    "round_n": {"en": "Round {n}", "de": "Runde {n}"},
-    "repeats": {"en": "Repeat opponents: {n}", "de": "Wiederholte Gegner: {n}"},
-    "board": {"en": "Standings", "de": "Rangliste"},
-    "overall": {"en": "Overall", "de": "Gesamt"},
-    "tables": {"en": "Tables", "de": "Tische"},
-    "table": {"en": "Table", "de": "Tisch"},
-    "rank": {"en": "#", "de": "Pl."},
-    "player": {"en": "Player", "de": "Spieler"},
-    "table_points": {"en": "Table points", "de": "Tischpunkte"},
-    "score": {"en": "Score", "de": "Punkte"},
-    "played": {"en": "Played", "de": "Gespielt"},
-    "ranking_points": {"en": "Ranking points", "de": "Ranglistenpunkte"},
-    "seating": {"en": "Seating", "de": "Sitzplan"},
-    "playing_hand": {"en": "playing hand {n}/{total}", "de": "spielt Hand {n}/{total}"},
-    "playing_hand_open": {"en": "playing hand {n}", "de": "spielt Hand {n}"},
-    "finished": {"en": "finished", "de": "beendet"},
-    "offline_since": {"en": "offline since {time}", "de": "offline seit {time}"},
-    "waiting": {"en": "waiting for a match", "de": "wartet auf ein Spiel"},
-    "live": {"en": "live", "de": "live"},
-    "no_results": {"en": "No results yet.", "de": "Noch keine Ergebnisse."},
-    "published": {"en": "seating of round {n} sent to {k} tables", "de": "Sitzplan der Runde {n} an {k} Tische gesendet"},
-    "sent_all": {"en": "outbox empty: every event is with the broker",
-                 "de": "Postausgang leer: alle Ereignisse sind beim Broker"},
+_TEXTS = Keyed([
+    msg("club_text.round_n", "Round {n}"),
+    msg("club_text.repeats", "Repeat opponents: {n}"),
+    msg("club_text.board", "Standings"),
+    msg("club_text.overall", "Overall"),
+    msg("club_text.tables", "Tables"),
+    msg("club_text.table", "Table"),
+    msg("club_text.rank", "#"),
+    msg("club_text.player", "Player"),
+    msg("club_text.table_points", "Table points"),
+    msg("club_text.score", "Score"),
+    msg("club_text.played", "Played"),
+    msg("club_text.ranking_points", "Ranking points"),
+    msg("club_text.seating", "Seating"),
+    msg("club_text.playing_hand", "playing hand {n}/{total}"),
+    msg("club_text.playing_hand_open", "playing hand {n}"),
+    msg("club_text.finished", "finished"),
+    msg("club_text.offline_since", "offline since {time}"),
+    msg("club_text.waiting", "waiting for a match"),
+    msg("club_text.live", "live"),
+    msg("club_text.no_results", "No results yet."),
+    msg("club_text.published", "seating of round {n} sent to {k} tables"),
+    msg("club_text.sent_all", "outbox empty: every event is with the broker"),
     # why the broker cannot be used (tablemate.club.mqtt.Problem), inside err_broker or logged
-    "unreachable": {"en": "nothing answers at {host}:{port} ({why})", "de": "unter {host}:{port} antwortet nichts ({why})"},
-    "tls_untrusted": {
-        "en": "the broker at {host}:{port} shows a TLS certificate that the CA in {path} does not vouch for ({why})",
-        "de": "der Broker unter {host}:{port} zeigt ein TLS-Zertifikat, für das die CA in {path} nicht bürgt ({why})"},
-    "tls_untrusted_system": {
-        "en": "the broker at {host}:{port} shows a TLS certificate that none of this system's CAs vouches for ({why}); "
-              "set [club] tls_ca (or --tls-ca) to the club's CA certificate",
-        "de": "der Broker unter {host}:{port} zeigt ein TLS-Zertifikat, für das keine CA dieses Systems bürgt ({why}); "
-              "[club] tls_ca (oder --tls-ca) auf das CA-Zertifikat des Clubs setzen"},
-    "tls_failed": {"en": "TLS with the broker at {host}:{port} failed ({why}); mqtts:// needs a TLS listener there",
-                   "de": "TLS mit dem Broker unter {host}:{port} ist gescheitert ({why}); mqtts:// braucht dort "
-                         "einen TLS-Listener"},
-    "no_mqtt": {"en": "the broker at {host}:{port} does not answer as an MQTT broker",
-                "de": "der Broker unter {host}:{port} antwortet nicht wie ein MQTT-Broker"},
-    "refused": {"en": "the broker at {host}:{port} refused the connection: {why}",
-                "de": "der Broker unter {host}:{port} hat die Verbindung abgelehnt: {why}"},
-    "tls_ca_missing": {"en": "the CA certificate {path} (tls_ca) does not exist",
-                       "de": "das CA-Zertifikat {path} (tls_ca) gibt es nicht"},
-    "tls_ca_bad": {"en": "the CA certificate {path} (tls_ca) cannot be used: {why}",
-                   "de": "das CA-Zertifikat {path} (tls_ca) ist nicht nutzbar: {why}"},
-}
+    msg("club_text.unreachable", "nothing answers at {host}:{port} ({why})"),
+    msg("club_text.tls_untrusted", "the broker at {host}:{port} shows a TLS certificate that the CA in {path} does "
+                                   "not vouch for ({why})"),
+    msg("club_text.tls_untrusted_system", "the broker at {host}:{port} shows a TLS certificate that none of this "
+                                          "system's CAs vouches for ({why}); set [club] tls_ca (or --tls-ca) to the "
+                                          "club's CA certificate"),
+    msg("club_text.tls_failed", "TLS with the broker at {host}:{port} failed ({why}); mqtts:// needs a TLS listener "
+                                "there"),
+    msg("club_text.no_mqtt", "the broker at {host}:{port} does not answer as an MQTT broker"),
+    msg("club_text.refused", "the broker at {host}:{port} refused the connection: {why}"),
+    msg("club_text.tls_ca_missing", "the CA certificate {path} (tls_ca) does not exist"),
+    msg("club_text.tls_ca_bad", "the CA certificate {path} (tls_ca) cannot be used: {why}"),
+])
 
 
 def lang_from_env(env=None) -> str:
@@ -76,6 +74,5 @@ ERRORS: dict[str, str] = {
 
 def t(key: str, lang: str = "en", **kw) -> str:
     if key in ERRORS:  # the English message, then German the way every error becomes German (reasons too)
-        return localize(MESSAGES[ERRORS[key]][0].format(**kw), lang)
-    entry = STRINGS[key]
-    return entry.get(lang, entry["en"]).format(**kw)
+        return localize(MESSAGES[ERRORS[key]].format(**kw), lang)
+    return _TEXTS(known(lang), f"club_text.{key}", **kw)

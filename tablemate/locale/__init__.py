@@ -124,7 +124,7 @@ class Keyed:
             return npgettext(lang, key, en[0], en[1], 1 if n is None else n)
         return pgettext(lang, key, en)
 
-    def __call__(self, lang: str, key: str, **fields: object) -> str:
+    def __call__(self, lang: str, key: str, /, **fields: object) -> str:
         """The text of ``key`` in ``lang`` with its ``{name}`` fields filled (a plural by ``n``)."""
         n = fields.get("n")
         return self.template(lang, key, n if isinstance(n, int) else None).format(**fields)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from tablemate.cli.main import main
-from tablemate.app.i18n_errors import MESSAGES, _pattern, localize
+from tablemate.app.i18n_errors import MESSAGES, _pattern, localize, template
 
 
 @pytest.fixture
@@ -59,5 +59,5 @@ def test_display_and_camera_messages_translate():
 
 
 def test_every_entry_has_the_same_fields_in_both_languages():
-    for key, (en, de) in MESSAGES.items():
-        assert _pattern(en).groupindex.keys() == _pattern(de).groupindex.keys(), key
+    for key, en in MESSAGES.items():
+        assert _pattern(en).groupindex.keys() == _pattern(template(key, "de")).groupindex.keys(), key
