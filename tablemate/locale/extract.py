@@ -6,7 +6,8 @@ not import anything of tablemate, not even a marker function. This reads
 that dict literal (the source, never importing it) and hands each entry to
 Babel as ``pgettext("classical.KEY", english)``, or ``npgettext`` for a
 (singular, plural) pair, the way ``tablemate.app.i18n_classical`` looks them
-up. Only maintainers run it; the running appliance never imports this module.
+up. Only maintainers and tests run the extractor; i18n_classical imports
+:data:`CONTEXT` from here so the two cannot disagree on the prefix.
 """
 from __future__ import annotations
 
