@@ -4,7 +4,7 @@ Why: the eight bonus tiles differ only in a small number (1-4) and a name
 (梅蘭菊竹 / 春夏秋冬); at the resolution the reader works at they are a few
 pixels tall, and one misread bonus tile makes a whole seat wrong. The bonus
 reader (``tile_bonus.onnx``) sees the same tile cut from the camera's full
-resolution, larger, and decides between h1..h8 and "not a bonus tile". Only
+resolution, larger, and weighs in on h1..h8 against "not a bonus tile". Only
 the few tiles the reader gives some bonus probability pay for it.
 """
 from __future__ import annotations
@@ -34,17 +34,21 @@ def candidates(probs: np.ndarray, among: list[int] | None = None, limit: int = M
 
 
 def merge(reader: np.ndarray, bonus: np.ndarray) -> np.ndarray:
-    """One tile's reader probabilities with the bonus reader's say on h1..h8.
+    """One tile's reader probabilities with the bonus reader's say, as the product of the two experts.
 
-    The bonus reader decides how likely the tile is each bonus tile, and how
-    likely it is none; the reader's own odds among the other 35 classes share
-    what is left. Applying it twice with the same bonus reading changes nothing.
+    The bonus reader's h1..h8 multiply the reader's h1..h8, its "none" every
+    other class, and the result is normalised. Why a product and not the
+    bonus reader's word alone: on real sets both are sometimes confidently
+    wrong, and then whichever is surer should decide; where the reader
+    cannot see the small number (its h1..h8 nearly equal), the bonus reader
+    still picks the flower, and the reader's odds among the other 35
+    classes keep their ratios.
     """
-    out = np.empty_like(reader)
-    rest = reader[NOT_BONUS].astype(np.float64) + 1e-9
-    out[NOT_BONUS] = bonus[-1] * rest / rest.sum()
-    out[BONUS_IDX] = bonus[:-1]
-    return out
+    out = reader.astype(np.float64).copy() + 1e-9
+    out[NOT_BONUS] *= float(bonus[-1])
+    out[BONUS_IDX] *= bonus[:-1]
+    total = out.sum()
+    return (out / total if total > 0 else reader).astype(reader.dtype)
 
 
 def closer_look(probs: np.ndarray, detail: np.ndarray, quads: np.ndarray, rows: list[int] | None = None,
