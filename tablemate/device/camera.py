@@ -97,6 +97,11 @@ class FileCamera(_Closing):
 
     still = frame
 
+    @property
+    def last_path(self) -> Path | None:
+        """The image file the last frame or still came from (a replay's ground truth is looked up by it)."""
+        return self._images[self.position - 1] if self._images and self.position else None
+
     def _next_image(self) -> np.ndarray:
         if self.position >= len(self._images):
             if not self.loop:
@@ -104,6 +109,8 @@ class FileCamera(_Closing):
             self.position = 0
         path = self._images[self.position]
         self.position += 1
+        if not self.path.is_dir():  # the whole source went away (a drive unplugged): lost, not a damaged frame
+            raise CameraError(f"{self.path}: no such folder or video file")
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise BadFrame(f"{path}: cannot read this image (damaged or not an image)")

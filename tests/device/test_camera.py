@@ -56,6 +56,19 @@ def test_unreadable_image_is_a_camera_error_and_the_next_one_still_works(folder)
         assert cam.frame()[0, 0, 0] == 30
 
 
+
+def test_a_folder_that_goes_away_is_a_lost_source_not_a_damaged_frame(folder):
+    # The service counts 30 damaged frames before it calls the camera lost; a source that is gone is lost at once.
+    from tablemate.app.inputs import BadFrame
+
+    with FileCamera(folder, loop=True) as cam:
+        cam.frame()
+        assert cam.last_path.name == "frame000.png"
+        folder.rename(folder.with_name("unplugged"))
+        with pytest.raises(CameraError, match="no such folder") as err:
+            cam.frame()
+        assert not isinstance(err.value, BadFrame)
+
 def test_video_file(tmp_path):
     path = tmp_path / "session.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (64, 48))
