@@ -66,6 +66,14 @@ class WebDemo:
     until ``stop`` is set or ``seconds`` have passed. ``misread`` (tests,
     and to show a fix) makes vision read the last still's first such tile as
     another code: ``{"5p": "6p"}``; the output says so.
+
+    ``replay`` keeps the table in play instead: the demo stops before the
+    last hand's MAHJONG and the camera then loops over that hand's frames,
+    so turns move and tiles land while the page watches (the page's
+    live-update test and ``benchmarks/page.py``). Either way the camera is
+    the folder ``DIR/session/last``, opened afresh after a loss as a device
+    is: take the folder away and the camera is lost, put it back and it
+    returns.
     """
 
     host: str = "127.0.0.1"
@@ -73,12 +81,15 @@ class WebDemo:
     seconds: float | None = None
     pin: str | None = None
     misread: dict | None = None
+    replay: bool = False
     stop: threading.Event = field(default_factory=threading.Event)
     #: Set once the page listens: (url, pin).
     ready: threading.Event = field(default_factory=threading.Event)
     url: str | None = None
     server: Any = None
     appliance: Any = None
+    #: The camera's folder while serving (see ``replay``).
+    camera_folder: Path | None = None
 
 
 def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304, 1296), still_size=(2304, 1296),
@@ -125,14 +136,15 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
              "  [display]\n    " + line.split("\n", 1)[1].replace("\n", "\n    "))
 
     cameras = {"now": FileCamera(out / "session" / "frames")}
-    camera = cameras["now"]
     vision = {"read": 0, "failed": 0, "error": None}
     frame_vision = FrameVision()  # as `tablemate run` without --calibration, minus the stored file
+    image_of = {name: i for i, name in enumerate(session["files"])}
 
     def recognize(image):
+        shown = app.camera.last_path.name  # the file the FileCamera just gave (also while serving)
         try:
-            if truth:  # the image the FileCamera just gave
-                rec = session["images"][camera.position - 1]["truth"]
+            if truth:
+                rec = session["images"][image_of[shown]]["truth"]
             else:
                 rec = frame_vision(image)
         except Exception as err:
@@ -140,7 +152,7 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
             vision["error"] = vision["error"] or str(err)
             raise
         vision["read"] += 1
-        if web is not None and web.misread and camera.position == len(session["files"]):
+        if web is not None and web.misread and shown == session["files"][-1]:
             rec = _misread(rec, web.misread)
         return rec
 
@@ -172,13 +184,21 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
         app.step(0.5)
 
     last_score = max((i for i, e in enumerate(session["timeline"]) if e["do"] == "score"), default=None)
+    if web is not None and web.replay and last_score is not None:
+        last_score -= 1  # the last hand's MAHJONG press: the table stays in play
+        assert session["timeline"][last_score] == {"do": "press", "button": "mahjong"}
+    hand_starts = 0  # the camera's position when the hand being played began
     try:
         app.start()
         for n, entry in enumerate(session["timeline"]):
             do = entry["do"]
             if web is not None and n == last_score:
-                echo(f"[demo] hand {entry['hand'] + 1} is left for the page: confirm or fix it at {web.url}")
-                report["hands"].append("left for the page")
+                if web.replay:
+                    echo(f"[demo] the last hand replays for the page at {web.url}")
+                    report["hands"].append("replayed for the page")
+                else:
+                    echo(f"[demo] hand {entry['hand'] + 1} is left for the page: confirm or fix it at {web.url}")
+                    report["hands"].append("left for the page")
                 break
             if do == "frame":
                 if app.mode != "play":
@@ -222,8 +242,10 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
             elif do == "next_hand":
                 while app.mode == "between":
                     press("next")
+                hand_starts = cameras["now"].position
         if web is not None:
-            _serve(app, web, out, session, cameras, echo)
+            shown = session["files"][hand_starts:cameras["now"].position] if web.replay else session["files"][-1:]
+            _serve(app, web, out, shown, cameras, echo)
         match = ledger.current()
         st = match.state
         echo("\n[demo] standings after {} hand{}:".format(st.hands_played, "" if st.hands_played == 1 else "s"))
@@ -266,17 +288,19 @@ def _misread(rec: dict, misread: dict) -> dict:
     return rec
 
 
-def _serve(app: Appliance, web: WebDemo, out: Path, session: dict, cameras: dict, echo: Callable[[str], None]) -> None:
-    """Keep the appliance (and so the page) running on the table as the session left it."""
+def _serve(app: Appliance, web: WebDemo, out: Path, files: list[str], cameras: dict,
+           echo: Callable[[str], None]) -> None:
+    """Keep the appliance (and so the page) running on the table as the session left it, the camera on ``files``."""
     import shutil
 
     last = out / "session" / "last"
-    last.mkdir(exist_ok=True)
-    for old in last.iterdir():
-        old.unlink()
-    shutil.copy(out / "session" / "frames" / session["files"][-1], last / session["files"][-1])
+    shutil.rmtree(last, ignore_errors=True)
+    last.mkdir()
+    for name in files:
+        shutil.copy(out / "session" / "frames" / name, last / name)
+    web.camera_folder = last
     cameras["now"].close()
-    cameras["now"] = FileCamera(last, loop=True)
+    app.open_camera = lambda: FileCamera(last, loop=True)  # opened afresh after a loss, as a device is
     app.camera = None  # the next frame opens the looping camera
     app.frame_interval = 1.0
     web.ready.set()

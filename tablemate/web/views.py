@@ -83,6 +83,13 @@ def status(app: Any, lang: str) -> str:
     if mode == "trouble":
         screen = app.screen
         detail = getattr(screen, "detail", None)
+        if getattr(getattr(screen, "trouble", None), "value", None) == "camera_lost":
+            # the screen's detail is in the display's language; the page says it in its own
+            from ..app.i18n import Strings
+            from ..app.i18n_service import extra
+
+            strings = Strings(lang)
+            detail = f"{strings('trouble.camera_lost')}. {extra(strings, 'service.retry')}"
         return _(lang, "The table needs you: %(what)s", what=detail or _(lang, "the hand could not be scored."))
     if mode == "enroll":
         return _(lang, "The table is learning your tile set (see Settings).")
