@@ -20,6 +20,12 @@ frame is one that play can produce (docs/table-setup.md "During play"):
   the robbing-the-kong window opens (``kong_window``): until the next
   accepted change any other player may go out on the added tile. Only a kong
   read tile by tile counts, since the meld count does not change;
+- a discard gone from one seat while exactly one new discard lies at
+  another, no meld seen: that seat claimed the discard and has discarded,
+  its meld not (yet) read (big tiles crowd a meld row). The turn passes on
+  from it, as for any discard; when the meld is read later it is that
+  claim's, not a new one. Without this one unread meld would leave every
+  later frame uncertain and the turn stuck;
 - anything else (melds vanishing, discards vanishing without a claim, two
   claims at once, no table seen, no recognition at all) is an *uncertain*
   frame and changes nothing.
@@ -102,6 +108,8 @@ class TurnTracker:
     kong_window: dict | None = None
     _pending: tuple | None = field(default=None, repr=False)
     _seen: int = field(default=0, repr=False)
+    #: Per side, claims accepted before their meld was read (see the module docstring).
+    _unread_claims: tuple[int, ...] = field(default=(0, 0, 0, 0), repr=False)
 
     def __post_init__(self) -> None:
         if self.turn not in SIDES:
@@ -138,9 +146,15 @@ class TurnTracker:
                 return None
             key = key + ("kong",) + counts.kongs()
         else:
-            change = _interpret(self.accepted, counts, self.turn)
+            change = _interpret(self.accepted, counts, self.turn, self._unread_claims)
         if change is None:
             self.last_uncertain = True
+            return None
+        late = change.pop("late_melds", (0, 0, 0, 0))
+        if change["kind"] == "melds_read":  # only the melds of claims already followed: nothing happened
+            self.accepted = counts
+            self._unread_claims = tuple(u - k for u, k in zip(self._unread_claims, late))
+            self._pending, self._seen = None, 0
             return None
         if key == self._pending:
             self._seen += 1
@@ -150,6 +164,10 @@ class TurnTracker:
             return None
         self.accepted = counts
         self._pending, self._seen = None, 0
+        unread = [u - k for u, k in zip(self._unread_claims, late)]
+        if change.pop("meld_unread", False):
+            unread[SIDES.index(change["side"])] += 1
+        self._unread_claims = tuple(unread)
         self.turn = change.pop("turn")
         self.kong_window = ({"side": change["side"], "tile": change["tile"]}
                             if change["kind"] == "promoted_kong" else None)
@@ -182,10 +200,26 @@ def _promoted_kong(before: Counts, after: Counts) -> dict | None:
     return found
 
 
-def _interpret(before: Counts, after: Counts, turn: str) -> dict | None:
-    """The event that takes ``before`` to ``after`` (plus the new turn), or None."""
+def _interpret(before: Counts, after: Counts, turn: str, unread_claims: tuple[int, ...] = (0, 0, 0, 0)) -> dict | None:
+    """The event that takes ``before`` to ``after`` (plus the new turn), or None.
+
+    New melds at a side with claims followed before their meld was read are
+    those claims' melds (``late_melds`` in the event); if nothing else
+    changed the event is ``melds_read``.
+    """
     dd = [len(a) - len(b) for a, b in zip(after.discards, before.discards)]
-    dm = [a - b for a, b in zip(after.meld_counts(), before.meld_counts())]
+    raw = [a - b for a, b in zip(after.meld_counts(), before.meld_counts())]
+    late = tuple(min(max(d, 0), u) for d, u in zip(raw, unread_claims))
+    dm = [d - k for d, k in zip(raw, late)]
+    event = _event(before, after, turn, dd, dm)
+    if event is not None and any(late):
+        event["late_melds"] = late
+    return event
+
+
+def _event(before: Counts, after: Counts, turn: str, dd: list[int], dm: list[int]) -> dict | None:
+    if not any(dd) and not any(dm):
+        return {"kind": "melds_read"}
     if any(d < 0 for d in dm) or sum(dm) > 1:
         return None
     if any(d < -1 for d in dd) or sum(1 for d in dd if d < 0) > 1:
@@ -208,6 +242,12 @@ def _interpret(before: Counts, after: Counts, turn: str) -> dict | None:
             event["turn"] = claimer
         return event
     if any(d < 0 for d in dd):
+        lost = [i for i, d in enumerate(dd) if d < 0]
+        gained = [i for i, d in enumerate(dd) if d > 0]
+        if len(lost) == 1 and len(gained) == 1 and dd[gained[0]] == 1:  # claimed, discarded, meld unread
+            c = gained[0]
+            return {"kind": "claim", "side": SIDES[c], "meld": None, "from": SIDES[lost[0]],
+                    "discard": after.discards[c][-1], "turn": next_side(SIDES[c]), "meld_unread": True}
         return None  # a discard left the centre but no meld appeared (yet)
     gained = [i for i, d in enumerate(dd) if d > 0]
     if any(dd[i] > 1 for i in gained):

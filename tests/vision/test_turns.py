@@ -156,3 +156,29 @@ def test_a_meld_split_in_two_unread_groups_still_counts_once():
     split["tiles"].append({"code": "4p", "side": "top", "role": "unknown", "group": 8})  # is a group of its own
     ev = t.update(split)
     assert ev["kind"] == "claim" and ev["side"] == "top" and ev["from"] == "right" and t.turn == "top"
+
+
+def test_a_claim_whose_meld_is_not_read_at_all_passes_the_turn_on_from_the_claimer_who_discarded():
+    """Big tiles crowd the meld rows: the claimer's meld may go unread, yet its discard shows who played."""
+    t = TurnTracker(turn="bottom")
+    t.update(rec({"bottom": ["1m"], "right": ["2m"]}))
+    t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["E"]}))
+    assert t.turn == "left"
+    # right claimed the E (its pung not read) and discarded 9s, all between two frames
+    ev = t.update(rec({"bottom": ["1m"], "right": ["2m", "9s"]}))
+    assert ev == {"kind": "claim", "side": "right", "meld": None, "from": "top", "discard": "9s"}
+    assert t.turn == "top" and not t.last_uncertain
+    # the pung is read later: the same claim, not a new one
+    assert t.update(rec({"bottom": ["1m"], "right": ["2m", "9s"]}, {"right": [["E", "E", "E"]]})) is None
+    assert t.turn == "top" and not t.last_uncertain
+    t.update(rec({"bottom": ["1m"], "right": ["2m", "9s"], "top": ["3p"]}, {"right": [["E", "E", "E"]]}))
+    assert t.turn == "left"
+    # a second, real claim by right still moves the turn to right
+    ev = t.update(rec({"bottom": ["1m"], "right": ["2m", "9s"]}, {"right": [["E", "E", "E"], ["3p", "3p", "3p"]]}))
+    assert ev["kind"] == "claim" and ev["side"] == "right" and t.turn == "right"
+
+
+def test_a_vanished_discard_with_two_new_ones_stays_uncertain():
+    t = TurnTracker(turn="bottom")
+    t.update(rec({"top": ["E"]}))
+    assert t.update(rec({"bottom": ["1m"], "right": ["2m"]})) is None and t.last_uncertain and t.turn == "bottom"
