@@ -10,6 +10,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tablemate.app.i18n_errors import localize
+from tablemate.web.i18n import _
+
 from .conftest import wait_until
 
 
@@ -78,9 +81,17 @@ def test_fix_the_misread_tile_confirm_and_undo(table, phone):
 
 
 def test_german_page_and_german_errors(table, phone):
+    phone.goto(table.url + "/hand?lang=en")
+    english = phone.locator("#score-error").inner_text()  # the hand on the editor does not score
     phone.goto(table.url + "/lang?to=de&back=/hand")
     assert phone.locator("html").get_attribute("lang") == "de"
     assert phone.get_by_role("link", name="Deutsch").get_attribute("aria-current") == "true"
+    german = phone.locator("#score-error").inner_text()
+    assert german == localize(english, "de") and german != english
+    # a refusal is German too: a change without the PIN
+    phone.get_by_role("button", name=_("de", "Confirm hand")).click()
+    expect(phone.locator("#message")).to_have_text(_("de", "Enter the table's PIN first (the display shows it)."))
+    assert _("de", "Enter the table's PIN first (the display shows it).") != "Enter the table's PIN first (the display shows it)."
 
 
 def test_five_wrong_pins_lock_changes_for_a_minute(table, phone):

@@ -65,6 +65,13 @@ def test_bad_input_gets_the_clis_message_in_the_pages_language(quiet_table):
                            "winning_tile": "E"},
         "no meld": {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"], "winning_tile": "E",
                     "melds": [{"tiles": ["1s", "2s", "4s"]}]},
+        "chow of honours": {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"],
+                            "winning_tile": "E", "melds": [{"tiles": ["E", "S", "W"]}]},
+        "two-tile meld": {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"],
+                          "winning_tile": "E", "melds": [{"tiles": ["1s", "2s"]}]},
+        "too few tiles": {"concealed": ["1m", "2m", "3m"], "winning_tile": "E"},
+        "unknown winning tile": {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E",
+                                               "C"], "winning_tile": "0x"},
     }
     shown = {}
     for lang in ("en", "de"):
@@ -81,6 +88,14 @@ def test_bad_input_gets_the_clis_message_in_the_pages_language(quiet_table):
             assert page["error"] == localize(said, lang), (lang, name)
             shown[lang, name] = page["error"]
     assert "kein Steincode" in shown["de", "unknown code"]
+    assert "5-mal 1m" in shown["de", "five of a tile"] and "Chow" in shown["de", "no meld"]
+    for name in cases:  # every kind of bad input is said in German, not passed through in English
+        assert shown["de", name] != shown["en", name], name
+    # input the page itself got wrong (no winner) is refused in the page's language too
+    for lang, start in (("en", "say who went out"), ("de", "angeben, wer gewonnen hat")):
+        c, token = session(t, lang)
+        page = c.post("/api/score", json={"edit": {"winner": None}}, params={"lang": lang}).json()
+        assert not page["ok"] and page["error"] == start
 
 
 def test_a_bad_confirm_writes_nothing(quiet_table):
