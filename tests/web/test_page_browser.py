@@ -94,6 +94,64 @@ def test_german_page_and_german_errors(table, phone):
     assert _("de", "Enter the table's PIN first (the display shows it).") != "Enter the table's PIN first (the display shows it)."
 
 
+def unlock(phone, pin):
+    phone.get_by_label("Table PIN (shown on the display)").fill(pin)
+    phone.get_by_role("button", name="Unlock changes").click()
+    expect(phone.locator("#pin-state")).to_have_text("Changes allowed")
+
+
+def test_calibration_with_the_keyboard_alone(table, phone):
+    app = table.app
+    h, w = app.seen.image.shape[:2]
+    phone.goto(table.url + "/settings")
+    unlock(phone, table.pin)
+    corners = [(round(w * 0.1), round(h * 0.9)), (round(w * 0.9), round(h * 0.9)), (round(w * 0.9), round(h * 0.1)),
+               (round(w * 0.1), round(h * 0.1))]
+    phone.locator("#cal-typed summary").focus()
+    phone.keyboard.press("Enter")  # opens the typed corners
+    first = phone.get_by_role("group", name="The bottom player's left corner").get_by_label("x")
+    first.focus()
+    for x, y in corners:  # Tab from field to field, in the order the help text gives
+        phone.keyboard.type(str(x))
+        phone.keyboard.press("Tab")
+        phone.keyboard.type(str(y))
+        phone.keyboard.press("Tab")
+    expect(phone.locator("#cal-count")).to_have_text("4 of 4 corners")
+    assert phone.locator("#cal-poly").get_attribute("points") == " ".join(f"{x},{y}" for x, y in corners)
+    phone.locator("#cal-save").focus()
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#message")).to_have_text("Saved.")
+    assert wait_until(lambda: app.calibration is not None)
+    assert [tuple(round(v) for v in c) for c in app.calibration.corners] == corners
+
+
+def test_settings_start_a_new_match_with_rules_options_and_players(table, phone):
+    app = table.app
+    before = app.match.id
+    phone.goto(table.url + "/settings")
+    unlock(phone, table.pin)
+    phone.get_by_label("Rule set", exact=True).select_option("classical")
+    for i, name in enumerate(["Ines", "Jan", "Kim", "Lea"]):
+        phone.locator(f"#player-{i}").fill(name)
+    phone.get_by_label("House rules, one per line as key=value (see the rule set's page)").fill("limit=1000")
+    phone.get_by_role("button", name="Start new match").click()
+    expect(phone.locator("#message")).to_contain_text("New match started")
+    assert wait_until(lambda: app.match.id != before)
+    st = app.match.state
+    assert st.rules == "classical" and st.players == ("Ines", "Jan", "Kim", "Lea") and dict(st.options) == {"limit": 1000}
+    # who started it may change it; the score sheet shows the new match
+    assert phone.locator("#pin-state").inner_text() == "Changes allowed"
+    phone.goto(table.url + "/scores")
+    assert sorted(phone.locator("#standings tbody th").all_inner_texts()) == ["Ines", "Jan", "Kim", "Lea"]
+    # a mistyped house rule is refused with the CLI's words, and no match is started
+    started = app.match.id
+    phone.goto(table.url + "/settings")
+    phone.get_by_label("House rules, one per line as key=value (see the rule set's page)").fill("limit")
+    phone.get_by_role("button", name="Start new match").click()
+    expect(phone.locator("#message")).to_contain_text("KEY=VALUE")
+    assert app.match.id == started and app.match.state.players == ("Ines", "Jan", "Kim", "Lea")
+
+
 def test_five_wrong_pins_lock_changes_for_a_minute(table, phone):
     phone.goto(table.url + "/settings")
     wrong = "0000" if table.pin != "0000" else "1111"

@@ -30,6 +30,7 @@
   const poly = document.getElementById("cal-poly");
   const count = document.getElementById("cal-count");
   const save = document.getElementById("cal-save");
+  const typed = [...document.querySelectorAll("#cal-typed input")];
 
   function draw() {
     svg.querySelectorAll(".cal-dot").forEach((d) => d.remove());
@@ -42,7 +43,23 @@
     poly.setAttribute("points", corners.map((p) => p.join(",")).join(" "));
     count.textContent = fmt(W.corners, {n: corners.length});
     save.disabled = corners.length !== 4;
+    typed.forEach((i) => { // the typed corners follow the tapped ones
+      const c = corners[Number(i.dataset.corner)];
+      if (document.activeElement !== i) i.value = c ? c[Number(i.dataset.axis)] : "";
+    });
   }
+
+  // Without a pointer: the corners typed in, in the same order; a corner counts once both numbers are in.
+  typed.forEach((i) => i.addEventListener("input", () => {
+    const out = [];
+    for (let k = 0; k < 4; k++) {
+      const [x, y] = [0, 1].map((a) => typed.find((t) => Number(t.dataset.corner) === k && Number(t.dataset.axis) === a));
+      if (x.value === "" || y.value === "") break;
+      out.push([Math.min(Math.max(Math.round(Number(x.value)), 0), w), Math.min(Math.max(Math.round(Number(y.value)), 0), h)]);
+    }
+    corners = out;
+    draw();
+  }));
 
   svg.addEventListener("click", (ev) => {
     if (corners.length >= 4) return;
