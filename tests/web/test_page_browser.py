@@ -98,6 +98,7 @@ def unlock(phone, pin):
     phone.get_by_label("Table PIN (shown on the display)").fill(pin)
     phone.get_by_role("button", name="Unlock changes").click()
     expect(phone.locator("#pin-state")).to_have_text("Changes allowed")
+    expect(phone.locator("#pin-form")).to_be_hidden()  # no PIN field once it was entered
 
 
 def test_calibration_with_the_keyboard_alone(table, phone):
@@ -105,6 +106,9 @@ def test_calibration_with_the_keyboard_alone(table, phone):
     h, w = app.seen.image.shape[:2]
     phone.goto(table.url + "/settings")
     unlock(phone, table.pin)
+    phone.reload()  # the session keeps the right, and the page then asks for no PIN
+    expect(phone.locator("#pin-state")).to_have_text("Changes allowed")
+    expect(phone.locator("#pin-form")).to_be_hidden()
     corners = [(round(w * 0.1), round(h * 0.9)), (round(w * 0.9), round(h * 0.9)), (round(w * 0.9), round(h * 0.1)),
                (round(w * 0.1), round(h * 0.1))]
     phone.locator("#cal-typed summary").focus()
