@@ -49,6 +49,8 @@ _TEXTS = Keyed([
     msg("trouble.hand_not_recognised.hint", "Lay tiles flat, press MAHJONG"),
     msg("trouble.cannot_score", "Hand cannot be scored"),
     msg("trouble.cannot_score.hint", "Check the tiles, press MAHJONG"),
+    msg("trouble.reason.not_winning", "Not a winning hand"),
+    msg("trouble.reason.below_minimum", "Too few fans to win"),
     msg("phone.title", "Phone"),
     msg("phone.pin", "PIN"),
 ])

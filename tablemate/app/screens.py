@@ -180,18 +180,44 @@ class Trouble(enum.Enum):
     CANNOT_SCORE = "cannot_score"
 
 
+#: The reasons the rules give for a claimed win that is none (``Settlement.false_mahjong``), each with the
+#: display's words for it: the code itself must never reach a player.
+TROUBLE_REASONS = ("not_winning", "below_minimum")
+
+
 @dataclass(frozen=True)
 class TroubleScreen:
-    """A problem and what to do about it; ``detail`` is an optional extra line."""
+    """A problem and what to do about it, kept as data rather than as finished text.
+
+    Why no sentence is stored: the display and the phone page show the same
+    trouble, each in its own language, and neither may show an internal code.
+    ``reason`` is a code from the rules (one of :data:`TROUBLE_REASONS`) and
+    is only ever shown through its text; ``detail`` is an error message as
+    raised (English), translated where it is shown.
+    """
 
     trouble: Trouble
     detail: str | None = None
+    reason: str | None = None
 
     def layout(self, t: Strings) -> Layout:
+        from .i18n_errors import localize
+        from .i18n_service import extra
+
         key = f"trouble.{Trouble(self.trouble).value}"
-        rows = [Row(t(f"{key}.hint"), wrap=True)]
-        if self.detail:
-            rows.append(Row(self.detail, wrap=True))
+        rows = []
+        if self.reason in TROUBLE_REASONS:  # what is wrong first, then what to do
+            rows.append(Row(t(f"trouble.reason.{self.reason}"), wrap=True))
+        elif self.detail:
+            detail = localize(self.detail, t.language)
+            if self.trouble is Trouble.HAND_NOT_RECOGNISED:
+                detail = extra(t, "service.vision", error=detail)
+            rows.append(Row(detail, wrap=True))
+        rows.append(Row(t(f"{key}.hint"), wrap=True))
+        if self.trouble is Trouble.CAMERA_LOST:
+            rows.append(Row(extra(t, "service.retry"), wrap=True))
+        else:
+            rows.append(Row(extra(t, "service.correct"), wrap=True))
         return Layout(header=Row(t(key)), body=tuple(rows))
 
 

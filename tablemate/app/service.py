@@ -58,7 +58,6 @@ from . import actions
 from .actions import Request, drawn_table  # noqa: F401 - drawn_table: where callers found it before
 from .inputs import ENROLL, Action, Gesture
 from .inputs import BadFrame, CameraError
-from .i18n_errors import localize
 from .frame_vision import FrameVision, shrink
 from .i18n import Strings
 from .i18n_service import extra
@@ -473,11 +472,12 @@ class Appliance:
         self._show(SettlementScreen(self._named(st.standings)))
         self._lights("off")
 
-    def _trouble(self, trouble: Trouble, detail: str | None = None) -> None:
+    def _trouble(self, trouble: Trouble, detail: str | None = None, reason: str | None = None) -> None:
+        """Show a trouble; ``detail`` is an English error message, ``reason`` a code the screen puts in words."""
         if self.mode not in ("play", "scored", "trouble"):
-            log.warning("%s: %s", trouble.value, detail)
+            log.warning("%s: %s", trouble.value, detail or reason)
             return
-        screen = TroubleScreen(trouble, detail)
+        screen = TroubleScreen(trouble, detail, reason)
         if self.mode == "trouble" and self.screen == screen:
             return  # already on display: say it once
         self.mode = "trouble"
@@ -508,13 +508,13 @@ class Appliance:
                 pass
         self.camera = None
         self.camera_failed_at = self.clock()
-        self._trouble(Trouble.CAMERA_LOST, extra(self.t, "service.retry"))
+        self._trouble(Trouble.CAMERA_LOST)
 
     def _grab(self, still: bool) -> np.ndarray | None:
         if self.camera is None:
             self._open_camera()
             if self.camera is None:
-                self._trouble(Trouble.CAMERA_LOST, extra(self.t, "service.retry"))
+                self._trouble(Trouble.CAMERA_LOST)
                 return None
         try:
             image = self.camera.still() if still else self.camera.frame()
@@ -524,8 +524,7 @@ class Appliance:
             if self.bad_frames >= BAD_FRAMES_LOST:
                 self._camera_lost(err)
             elif still:
-                self._trouble(Trouble.HAND_NOT_RECOGNISED,
-                              f"{extra(self.t, 'service.vision', error=localize(str(err), self.t.language))}. {extra(self.t, 'service.correct')}")
+                self._trouble(Trouble.HAND_NOT_RECOGNISED, str(err))
             return None
         except Exception as err:  # noqa: BLE001
             self._camera_lost(err)
@@ -567,8 +566,7 @@ class Appliance:
             rec = self.recognize(image)
         except Exception as err:  # noqa: BLE001 - missing model, unreadable image: tell the players
             self._saw(image, None, still=True)
-            self._trouble(Trouble.HAND_NOT_RECOGNISED,
-                          f"{extra(self.t, 'service.vision', error=localize(str(err), self.t.language))}. {extra(self.t, 'service.correct')}")
+            self._trouble(Trouble.HAND_NOT_RECOGNISED, str(err))
             return
         self._saw(image, rec, still=True)
         self.still_rec = rec
@@ -576,19 +574,19 @@ class Appliance:
         try:
             table = table_from_recognition(rec, st, self.tracker.turn, self._last_discard())
         except NotRecognised as err:
-            self._trouble(Trouble.HAND_NOT_RECOGNISED, f"{localize(str(err), self.t.language)}. {extra(self.t, 'service.correct')}")
+            self._trouble(Trouble.HAND_NOT_RECOGNISED, str(err))
             return
         except TablemateError as err:
-            self._trouble(Trouble.CANNOT_SCORE, f"{err}. {extra(self.t, 'service.correct')}")
+            self._trouble(Trouble.CANNOT_SCORE, str(err))
             return
         try:
             result = settle(Table.from_json(table))
         except TablemateError as err:
-            self._trouble(Trouble.CANNOT_SCORE, f"{err}. {extra(self.t, 'service.correct')}")
+            self._trouble(Trouble.CANNOT_SCORE, str(err))
             return
         score = result.scores[result.winner]
         if result.false_mahjong is not None or score is None:
-            self._trouble(Trouble.CANNOT_SCORE, f"{result.false_mahjong}. {extra(self.t, 'service.correct')}")
+            self._trouble(Trouble.CANNOT_SCORE, reason=result.false_mahjong)
             return
         self.pending = table
         self.mode = "scored"

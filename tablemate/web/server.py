@@ -270,8 +270,10 @@ def create_app(appliance: Any, *, guard: Guard | None = None, lang: str = "en", 
         return actions.confirm(app, table, "page")
 
     def penalty(app, body):
-        return actions.penalty(app, str(body.get("player", "")), str(body.get("kind", "")),
-                               str(body.get("detail", "")).strip())
+        kind, detail = str(body.get("kind", "")), str(body.get("detail", "")).strip()
+        if kind == "false_mahjong" and body.get("reason"):  # the form's choice of reason, not a typed code
+            detail = str(body["reason"])
+        return actions.penalty(app, str(body.get("player", "")), kind, detail)
 
     def new_match(app, body):
         players = body.get("players")

@@ -13,6 +13,7 @@ import io
 from typing import Any
 
 from ..app import actions
+from ..app.i18n_errors import localize
 from ..app.i18n_score import fan_label, left_out_line
 from ..app.photo_hand import SIDES
 from ..rules.rulesets import RULE_SETS
@@ -81,19 +82,45 @@ def status(app: Any, lang: str) -> str:
     if mode == "scored":
         return _(lang, "A hand was scored: check it and confirm it (here or with NEXT).")
     if mode == "trouble":
-        screen = app.screen
-        detail = getattr(screen, "detail", None)
-        if getattr(getattr(screen, "trouble", None), "value", None) == "camera_lost":
-            # the screen's detail is in the display's language; the page says it in its own
-            from ..app.i18n import Strings
-            from ..app.i18n_service import extra
-
-            strings = Strings(lang)
-            detail = f"{strings('trouble.camera_lost')}. {extra(strings, 'service.retry')}"
-        return _(lang, "The table needs you: %(what)s", what=detail or _(lang, "the hand could not be scored."))
+        return trouble(app.screen, lang)
     if mode == "enroll":
         return _(lang, "The table is learning your tile set (see Settings).")
     return _(lang, "Between hands: press NEXT on the table to go on.")
+
+
+def trouble(screen: Any, lang: str) -> str:
+    """The trouble screen as the page's status line: what is wrong and what to do, in the page's language.
+
+    Why the page words it itself: the display's lines are short and in the
+    display's language, and the screen's ``reason`` is a code from the rules;
+    a player reads neither here. Each trouble and each reason has a sentence
+    of its own, and an error message is translated into the page's language.
+    """
+    kind = getattr(getattr(screen, "trouble", None), "value", None)
+    reason = getattr(screen, "reason", None)
+    detail = getattr(screen, "detail", None)
+    why = localize(detail, lang).rstrip(".") if detail else None
+    fix = _(lang, "Check the tiles and press MAHJONG again, or put the hand right under Fix hand.")
+    false_claim = _(lang, "If the claim was wrong, record a false mahjong on the score sheet.")
+    if kind == "camera_lost":
+        what = _(lang, "the camera does not answer; the table keeps trying to reach it.")
+        fix = _(lang, "Check the camera's cable.")
+    elif kind == "hand_not_recognised":
+        what = (_(lang, "the camera could not read the hand (%(why)s).", why=why) if why
+                else _(lang, "the camera could not read the hand."))
+        fix = _(lang, "Lay the tiles flat and press MAHJONG again, or enter the hand under Fix hand.")
+    elif reason == "not_winning":
+        what = _(lang, "the tiles as laid out are not a winning hand (four sets and a pair, or a special hand).")
+        fix = f"{fix} {false_claim}"
+    elif reason == "below_minimum":
+        what = _(lang, "the hand scores fewer fans than a win needs (flowers do not count).")
+        fix = f"{fix} {false_claim}"
+    elif why:
+        what = _(lang, "the hand cannot be scored: %(why)s.", why=why)
+    else:
+        what = _(lang, "the hand could not be scored.")
+    needs = _(lang, "The table needs you: %(what)s", what=what)  # outside the f-string, where Babel finds it
+    return f"{needs} {fix}"
 
 
 def live(app: Any, lang: str, for_json: bool = False) -> dict:
@@ -169,6 +196,20 @@ def _items(score: dict | None, rules: str, lang: str) -> list[dict]:
     return out
 
 
+def penalty_words(kind: str, detail: str, lang: str) -> tuple[str, str]:
+    """A penalty's kind and detail as the sheet says them: the ledger keeps codes, a player reads words.
+
+    A foul's detail is what the players typed and stays as it is; a false
+    mahjong's detail is the rules' reason code, said as a phrase.
+    """
+    if kind == "foul":
+        return _(lang, "foul"), detail
+    if kind == "false_mahjong":
+        reasons = {"not_winning": _(lang, "not a winning hand"), "below_minimum": _(lang, "too few fans to win")}
+        return _(lang, "false mahjong"), reasons.get(detail, detail.replace("_", " "))
+    return kind.replace("_", " "), detail
+
+
 def sheet(app: Any, lang: str, for_json: bool = False) -> dict:
     """The score sheet: standings, then every hand and penalty with its breakdown."""
     match = app.match
@@ -203,8 +244,7 @@ def sheet(app: Any, lang: str, for_json: bool = False) -> dict:
                                "flowers": tiles(hand.get("flowers", []), lang)}
         else:
             row["player"] = players[r["player"]]
-            row["penalty"] = r["kind"].replace("_", " ")
-            row["detail"] = r.get("detail", "")
+            row["penalty"], row["detail"] = penalty_words(r["kind"], r.get("detail", ""), lang)
         rows.append(row)
     return {"match": match.id, "rules": st.rules, "players": list(players), "standings": standings,
             "hands_played": st.hands_played, "hand_number": st.hand_number, "finished": st.finished,

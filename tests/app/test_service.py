@@ -19,7 +19,8 @@ from tablemate.device.display import Display
 from tablemate.app.i18n import Strings
 from tablemate.app.ledger import Ledger
 from tablemate.device.leds import SeatLights
-from tablemate.app.screens import PlayScreen, ScoreScreen, SeatChangeScreen, SettlementScreen, Trouble, TroubleScreen
+from tablemate.app.screens import (PlayScreen, ScoreScreen, SeatChangeScreen, SettlementScreen, Trouble, TroubleScreen,
+                                    to_text)
 from tablemate.app.service import BAD_FRAMES_LOST, Appliance, Outputs, recognize_frame
 
 PINS = PinsConfig(bounce_time=None)
@@ -163,7 +164,10 @@ def test_hand_that_cannot_score_says_so(rig):
     r = rig(recognize=lambda image: bad)
     r.app.start()
     r.press("mahjong")
-    assert r.app.screen.trouble is Trouble.CANNOT_SCORE
+    assert r.app.screen.trouble is Trouble.CANNOT_SCORE and r.app.screen.reason == "not_winning"
+    for lang in ("en", "de"):          # the display says why in words, never the rules' code
+        shown = to_text(r.app.screen, Strings(lang))
+        assert "not_winning" not in shown and Strings(lang)("trouble.reason.not_winning") in shown
     r.press("next")                    # back to play
     assert isinstance(r.app.screen, PlayScreen)
 

@@ -46,6 +46,7 @@ CASES = {
     "seats-en": (SEATS, "en", 0),
     "trouble-camera-de": (TroubleScreen(Trouble.CAMERA_LOST), "de", 0),
     "trouble-hand-en": (TroubleScreen(Trouble.HAND_NOT_RECOGNISED), "en", 0),
+    "trouble-not-winning-de": (TroubleScreen(Trouble.CANNOT_SCORE, reason="not_winning"), "de", 0),
 }
 SIZES = {"128x64": (128, 64, "1"), "240x240": (240, 240, "RGB")}
 LARGE = {"play-de", "score-en-p1", "settlement-de", "trouble-hand-en"}
