@@ -101,3 +101,45 @@ def test_the_penalty_form_offers_reasons_in_words(lang):
     shown = re.sub(r"<[^>]*>", " ", html)
     assert not CODE.findall(shown), CODE.findall(shown)
     assert 'value="not_winning"' in html and 'value="below_minimum"' in html
+
+
+def sheet_facts(lang, n, finished=False, events=()):
+    sheet = {"match": 1, "rules": "mcr", "standings": [], "events": list(events), "hands_played": n,
+             "finished": finished, "can_undo": False}
+    return environment(lang).get_template("_sheet.html").render(sheet=sheet, lang=lang)
+
+
+@pytest.mark.parametrize("lang, one, two", [("en", "1 hand played", "2 hands played"),
+                                            ("de", "1 Spiel gespielt", "2 Spiele gespielt")])
+def test_hands_played_has_a_plural(lang, one, two):
+    assert one in sheet_facts(lang, 1) and two in sheet_facts(lang, 2)
+    assert two.replace("2", "1") not in sheet_facts(lang, 1)
+
+
+@pytest.mark.parametrize("lang, one, two", [("en", "finished after 1 hand<", "finished after 16 hands<"),
+                                            ("de", "beendet nach 1 Spiel<", "beendet nach 16 Spielen<")])
+def test_finished_after_has_a_plural(lang, one, two):
+    assert one in sheet_facts(lang, 1, finished=True) and two in sheet_facts(lang, 16, finished=True)
+
+
+@pytest.mark.parametrize("lang, one, many", [("en", "1 point", "30 points"), ("de", "1 Punkt", "30 Punkte")])
+def test_a_hands_points_have_a_plural(lang, one, many):
+    def row(total):
+        return {"kind": "hand", "hand_number": 1, "drawn": False, "winner": "Anna", "discarder": None,
+                "total": total, "unit": "points", "breakdown": [], "left_out": [], "nets": []}
+
+    assert f"· {one}</h3>" in sheet_facts(lang, 1, events=[row(1)])
+    assert f"· {many}</h3>" in sheet_facts(lang, 1, events=[row(30)])
+
+
+@pytest.mark.parametrize("lang, one, two", [("en", "with 1 tile read", "with 2 tiles read"),
+                                            ("de", "mit 1 erkanntem Stein", "mit 2 erkannten Steinen")])
+def test_the_pictures_tile_count_has_a_plural(lang, one, two):
+    def live(n):
+        tile = {"points": "0,0 1,0 1,1 0,1", "code": "1m", "x": 0, "y": 0, "size": 8, "face_up": True, "name": "1"}
+        frame = {"seq": 1, "width": 10, "height": 10, "tiles": [tile] * n, "still": False, "read": True, "age": None}
+        data = {"hand_number": 1, "prevailing_name": "East", "dealer": "Anna", "status": "", "camera_lost": False,
+                "frame": frame, "seats": [], "mode": "play"}
+        return environment(lang).get_template("_live.html").render(live=data, lang=lang)
+
+    assert one in live(1) and two in live(2)
