@@ -100,7 +100,7 @@ def trouble(screen: Any, lang: str) -> str:
     reason = getattr(screen, "reason", None)
     detail = getattr(screen, "detail", None)
     why = localize(detail, lang).rstrip(".") if detail else None
-    fix = _(lang, "Check the tiles and press MAHJONG again, or put the hand right under Fix hand.")
+    fix = _(lang, "Check the tiles and press MAHJONG again, or correct the hand under Fix hand.")
     false_claim = _(lang, "If the claim was wrong, record a false mahjong on the score sheet.")
     if kind == "camera_lost":
         what = _(lang, "the camera does not answer; the table keeps trying to reach it.")
