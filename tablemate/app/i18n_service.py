@@ -10,7 +10,7 @@ from ..locale import Keyed, msg
 from .i18n import Strings
 
 _EXTRA = Keyed([
-    msg("service.correct", "Or record it: tablemate match record"),
+    msg("service.correct", "Or: tablemate match record"),
     msg("service.no_winner", "No winning tile set apart"),
     msg("service.vision", "Vision: {error}"),
     msg("service.finished", "Match over"),

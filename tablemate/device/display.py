@@ -168,10 +168,32 @@ class Renderer:
         capacity = max(1, capacity)
         room = self.size[0] - 2 * self.metrics.pad - (self.metrics.glyph_px + 2 * self.metrics.pad
                                                         if layout.glyph or layout.qr else 0)
-        body = tuple(line for row in layout.body for line in self._wrap(row, room))
         if not layout.pageable:
-            return [body[:capacity]]
+            return [self._squeeze([self._wrap(row, room) for row in layout.body], capacity, room)]
+        body = tuple(line for row in layout.body for line in self._wrap(row, room))
         return [body[i:i + capacity] for i in range(0, len(body), capacity)] or [()]
+
+    def _squeeze(self, rows: list[list[Row]], capacity: int, room: float) -> tuple[Row, ...]:
+        """One page of a fixed screen: a sentence that does not fit loses its end, never a later row.
+
+        Why: a fixed screen (trouble, enrollment) says what is wrong first and
+        what to do last, and the appliance shows only its first page. An
+        error message of any length must not push the instructions off the
+        panel, so the earliest long sentences are shortened, with an ellipsis.
+        """
+        excess = sum(map(len, rows)) - capacity
+        out: list[list[Row]] = []
+        for i, lines in enumerate(rows):
+            cut = min(excess, len(lines) - 1) if i < len(rows) - 1 else 0
+            if cut > 0:
+                excess -= cut
+                lines = lines[:-cut]
+                text = lines[-1].text
+                while text and self.font.getlength(text + "…") > room:
+                    text = text[:-1]
+                lines[-1] = Row(text.rstrip() + "…", tone=lines[-1].tone)
+            out.append(lines)
+        return tuple(line for lines in out for line in lines)[:capacity]
 
     def _wrap(self, row: Row, room: float) -> list[Row]:
         """Break a sentence row into lines that fit, at spaces."""

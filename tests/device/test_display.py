@@ -20,7 +20,7 @@ from tablemate.device.display import (
     FONT_CHARSET, Display, DisplayError, Renderer, load_font, open_device, open_display, sanitize)
 from tablemate.app.i18n import Strings
 from tablemate.app.screens import (
-    PlayScreen, ScoreItem, ScoreScreen, SeatChangeScreen, SettlementScreen, Trouble,
+    TROUBLE_REASONS, PlayScreen, ScoreItem, ScoreScreen, SeatChangeScreen, SettlementScreen, Trouble,
     TroubleScreen, to_text)
 
 REFERENCE = Path(__file__).with_name("reference")
@@ -190,3 +190,43 @@ def test_missing_lcd_is_a_clear_error():
     # Without SPI hardware (or RPi.GPIO) the LCD cannot open; the error says so in words.
     with pytest.raises(DisplayError, match="st7789|RPi|spidev"):
         open_device(DisplayConfig(driver="st7789", width=240, height=240, mode="RGB", spi_port=9))
+
+
+#: Every trouble the appliance can show without an error message: each kind, and each reason a win is false.
+TROUBLES = [TroubleScreen(kind) for kind in Trouble] + [
+    TroubleScreen(Trouble.CANNOT_SCORE, reason=reason) for reason in TROUBLE_REASONS]
+
+
+def _body_lines(renderer: Renderer, screen) -> list[str]:
+    """Every line of the screen's body as wrapped for this panel, before any page is cut from it."""
+    room = renderer.size[0] - 2 * renderer.metrics.pad
+    return [line.text for row in screen.layout(renderer.strings).body for line in renderer._wrap(row, room)]
+
+
+@pytest.mark.parametrize("size, mode", [((128, 64), "1"), ((240, 240), "RGB")], ids=["128x64", "240x240"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("screen", TROUBLES, ids=lambda s: f"{s.trouble.value}-{s.reason}")
+def test_every_trouble_screen_fits_one_page(screen, lang, size, mode):
+    """The German cannot-score screen ended on "Oder eintragen:": the appliance shows only a screen's first page."""
+    r = Renderer(size, mode, Strings(lang))
+    lines = _body_lines(r, screen)
+    assert len(lines) <= r.rows - 1, lines  # under the header
+    assert [row.text for row in r._pages(screen.layout(r.strings))[0]] == lines
+    assert r.page_count(screen) == 1
+    for line in lines:  # nor is a line cut at its end
+        assert r.font.getlength(line) <= size[0] - 2 * r.metrics.pad, line
+    assert lines[-1].endswith("record") or screen.trouble is Trouble.CAMERA_LOST
+
+
+@pytest.mark.parametrize("size, mode", [((128, 64), "1"), ((240, 240), "RGB")], ids=["128x64", "240x240"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_long_error_on_the_trouble_screen_leaves_what_to_do(lang, size, mode):
+    """An error of any length is shortened; the hint and the way out below it stay whole."""
+    r = Renderer(size, mode, Strings(lang))
+    long = TroubleScreen(Trouble.HAND_NOT_RECOGNISED, detail="no tiles found in the play area " * 6)
+    short = TroubleScreen(Trouble.HAND_NOT_RECOGNISED)
+    page = [row.text for row in r._pages(long.layout(r.strings))[0]]
+    assert len(page) == r.rows - 1
+    assert page[0] != "" and page[-len(_body_lines(r, short)):] == _body_lines(r, short)
+    cut = [line for line in page if line.endswith("…")]
+    assert len(cut) == 1 and r.font.getlength(cut[0]) <= size[0] - 2 * r.metrics.pad
