@@ -30,6 +30,7 @@ from ..rules.settlement import split_options
 from ..rules.tiles import Tile
 from .score import parse_options
 from ..app.ledger import Ledger, Match, default_db_path
+from ..locale import known, ngettext
 
 WIN_FLAGS = ("last_tile", "last_wall_tile", "kong_replacement", "robbing_kong", "heavenly", "earthly")
 
@@ -103,14 +104,23 @@ def _dump(obj: object) -> None:
     print(json.dumps(obj, ensure_ascii=False, indent=2))
 
 
-def _describe(match: Match) -> str:
+def _describe(match: Match, lang: str = "en") -> str:
+    """The match as ``show`` and every change print it; the counts through the catalogs, so "1 hand played".
+
+    Why ngettext: a count needs the plural form of the reader's language
+    (``--lang``/TABLEMATE_LANG), which an f-string with a fixed "hands" gets
+    wrong for one.
+    """
     st = match.state
+    lang = known(lang)
+    n = st.hands_played
     lines = [f"Match {match.id}: {st.rules} (rules version {match.rules_version})"]
     if st.finished:
-        lines.append(f"Finished after {st.hands_played} hands.")
+        lines.append(ngettext(lang, "Finished after {n} hand.", "Finished after {n} hands.", n).format(n=n))
     else:
         total = " of 16" if st.rules == "mcr" else ""
-        lines.append(f"Hand {st.hand_number}{total}, {WIND_NAMES[st.round]} round; {st.hands_played} hands played.")
+        played = ngettext(lang, "{n} hand played.", "{n} hands played.", n).format(n=n)
+        lines.append(f"Hand {st.hand_number}{total}, {WIND_NAMES[st.round]} round; {played}")
         changes = seat_changes(st)
         if changes:
             lines.append("Before this hand, change seats:")
@@ -132,7 +142,7 @@ def run_new(args: argparse.Namespace) -> int:
         _check_options(args.rules, options)
         with _open(args, create=True) as ledger:
             match = ledger.new_match(args.rules, args.players, options)
-        print(_describe(match))
+        print(_describe(match, getattr(args, "lang", "en")))
         return 0
 
     return _guarded(work)
@@ -170,7 +180,7 @@ def run_record(args: argparse.Namespace) -> int:
             payee = before.players[before.seat_order[pay.payee]]
             lines.append(f"  {payer} pays {payee} {pay.amount}")
         print("\n".join(lines))
-        print(_describe(match))
+        print(_describe(match, getattr(args, "lang", "en")))
         return 0
 
     return _guarded(work)
@@ -243,7 +253,7 @@ def run_penalty(args: argparse.Namespace) -> int:
             print(f"{args.player}: warning (foul {st.fouls[pen.player]}). The next foul costs.")
         else:
             print(f"{args.player} pays {pen.payments[0].amount} to each other player ({pen.kind.replace('_', ' ')}).")
-        print(_describe(match))
+        print(_describe(match, getattr(args, "lang", "en")))
         return 0
 
     return _guarded(work)
@@ -259,7 +269,7 @@ def run_undo(args: argparse.Namespace) -> int:
             return 0
         what = f"hand {event.hand_number}" if event.kind == "hand" else "the last penalty"
         print(f"Took back {what}.")
-        print(_describe(match))
+        print(_describe(match, getattr(args, "lang", "en")))
         return 0
 
     return _guarded(work)
@@ -272,7 +282,7 @@ def run_show(args: argparse.Namespace) -> int:
         if args.json:
             _dump(match.state.to_json(match.rules_version))
         else:
-            print(_describe(match))
+            print(_describe(match, getattr(args, "lang", "en")))
         return 0
 
     return _guarded(work)

@@ -159,3 +159,18 @@ def test_table_options_with_the_defaults_written_out_are_the_matchs(tm):
     code, _, err = tm("match", "record", stdin=json.dumps({**draw, "options": {"mahjong_bonus": 10}}))
     assert code == 1 and "mahjong_bonus: 10 (match: 20)" in err
     assert show(tm)["hands_played"] == 1
+
+
+@pytest.mark.parametrize("lang, none, one, two", [
+    ("en", "0 hands played.", "1 hand played.", "2 hands played."),
+    ("de", "0 Spiele gespielt.", "1 Spiel gespielt.", "2 Spiele gespielt.")])
+def test_the_count_of_hands_has_the_plural_of_its_language(tm, lang, none, one, two):
+    """`match show` said "1 hands played": the count goes through the catalogs' plural forms."""
+    code, out, _ = tm("match", "new", "--rules", "mcr", "--players", *PLAYERS, "--lang", lang)
+    assert code == 0 and out.splitlines()[1].endswith("; " + none)
+    for said in (one, two):
+        code, out, err = tm("match", "record", "--draw", "--lang", lang)
+        assert code == 0, err
+        assert any(line.endswith("; " + said) for line in out.splitlines()), out
+        code, out, _ = tm("match", "show", "--lang", lang)
+        assert out.splitlines()[1].endswith("; " + said), out
