@@ -156,6 +156,97 @@ def test_settings_start_a_new_match_with_rules_options_and_players(table, phone)
     assert app.match.id == started and app.match.state.players == ("Ines", "Jan", "Kim", "Lea")
 
 
+def _penalty(phone, player: str, kind: str, *, reason: str | None = None, detail: str | None = None) -> None:
+    phone.locator("#pen-player").select_option(player)
+    phone.locator("#pen-kind").select_option(kind)
+    if reason is not None:
+        phone.locator("#pen-reason").select_option(reason)
+    if detail is not None:
+        phone.locator("#pen-detail").fill(detail)
+    phone.locator("#penalty-form button[type=submit]").click()
+
+
+def _score_of(phone, player: str):
+    return phone.locator("#standings tbody tr", has=phone.locator("th", has_text=player)).locator("td").last
+
+
+def test_record_penalties_from_the_score_sheet_in_english_and_german(table, phone):
+    """The penalty form once had no script: the browser sent a plain GET and nothing was recorded."""
+    app = table.app
+    st = app.match.state
+    before = len(app.match.events)
+    jan, kim = st.players.index("Jan"), st.players.index("Kim")
+    phone.goto(table.url + "/scores?lang=en")
+    expect(phone.locator(".hand-row")).to_have_count(before)
+    # without the PIN: refused, the page asks for it, and it stays on the sheet (no plain GET)
+    _penalty(phone, "Jan", "false_mahjong", reason="not_winning")
+    expect(phone.locator("#message")).to_have_text("Enter the table's PIN first (the display shows it).")
+    assert phone.url == table.url + "/scores?lang=en"
+    assert len(app.match.events) == before
+    # with the PIN: one penalty through the loop; the standings and the sheet follow by themselves
+    unlock(phone, table.pin)
+    _penalty(phone, "Jan", "false_mahjong", reason="not_winning")
+    expect(phone.locator("#message")).to_have_text("Penalty recorded. The score sheet has it.")
+    assert wait_until(lambda: len(app.match.events) == before + 1)
+    ev = app.match.events[-1]
+    assert ev.kind == "penalty" and ev.result["player"] == jan and ev.result["kind"] == "false_mahjong"
+    assert ev.result["detail"] == "not_winning"
+    fine = app.match.state.standings[jan]
+    assert fine < 0 and sum(app.match.state.standings) == 0
+    expect(_score_of(phone, "Jan")).to_have_text("%+d" % fine)
+    expect(phone.locator("#standings tbody tr").last.locator("th")).to_have_text("Jan")
+    expect(phone.locator(".hand-row")).to_have_count(before + 1)
+    expect(phone.locator(".hand-row h3").first).to_have_text("Penalty: Jan (false mahjong: not a winning hand)")
+    # in German: the same form, German words, a German sheet
+    phone.goto(table.url + "/lang?to=de&back=/scores")
+    assert phone.locator("html").get_attribute("lang") == "de"
+    expect(phone.locator("#pin-form")).to_be_hidden()  # the session keeps its right
+    _penalty(phone, "Kim", "false_mahjong", reason="below_minimum")
+    expect(phone.locator("#message")).to_have_text(_("de", "Penalty recorded. The score sheet has it."))
+    assert wait_until(lambda: len(app.match.events) == before + 2)
+    assert app.match.events[-1].result["player"] == kim and app.match.events[-1].result["detail"] == "below_minimum"
+    expect(_score_of(phone, "Kim")).to_have_text("%+d" % app.match.state.standings[kim])
+    german = "%s (%s: %s)" % (_("de", "Penalty: %(name)s", name="Kim"), _("de", "false mahjong"),
+                              _("de", "too few fans to win"))
+    expect(phone.locator(".hand-row h3").first).to_have_text(german)
+    assert german != "Penalty: Kim (false mahjong: too few fans to win)"
+    # a foul with what happened, typed
+    _penalty(phone, "Kim", "foul", detail="zu spät gerufen")
+    assert wait_until(lambda: len(app.match.events) == before + 3)
+    assert app.match.events[-1].result["kind"] == "foul" and app.match.events[-1].result["detail"] == "zu spät gerufen"
+    expect(phone.locator(".hand-row h3").first).to_contain_text("zu spät gerufen")
+    # undo takes them back one by one, as the sheet's other change
+    for n in (2, 1, 0):
+        phone.locator("#undo").click()
+        assert wait_until(lambda: len(app.match.events) == before + n)
+    expect(_score_of(phone, "Jan")).to_have_text("+0")
+
+
+def test_settings_set_the_display_language(table, phone):
+    app = table.app
+    phone.goto(table.url + "/settings")
+    unlock(phone, table.pin)
+    phone.get_by_label("Language of the display over the table").select_option("de")
+    phone.get_by_role("button", name="Set display language").click()
+    expect(phone.locator("#message")).to_have_text("Saved.")
+    assert wait_until(lambda: app.t.language == "de")
+    phone.get_by_label("Language of the display over the table").select_option("en")
+    phone.get_by_role("button", name="Set display language").click()
+    assert wait_until(lambda: app.t.language == "en")
+
+
+def test_settings_start_and_leave_an_enrollment(table, phone):
+    app = table.app
+    phone.goto(table.url + "/settings")
+    unlock(phone, table.pin)
+    phone.get_by_role("button", name="Start enrollment").click()
+    assert wait_until(lambda: app.mode == "enroll")
+    expect(phone.get_by_role("button", name="Back to the game")).to_be_enabled()  # the page reloaded
+    phone.get_by_role("button", name="Back to the game").click()
+    assert wait_until(lambda: app.mode != "enroll")
+    expect(phone.get_by_role("button", name="Back to the game")).to_be_disabled()
+
+
 def test_five_wrong_pins_lock_changes_for_a_minute(table, phone):
     phone.goto(table.url + "/settings")
     wrong = "0000" if table.pin != "0000" else "1111"

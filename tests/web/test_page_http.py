@@ -134,3 +134,26 @@ def test_json_twins_and_the_frame(quiet_table):
     assert [r["player"] for r in sheet["standings"]]
     frame = httpx.get(t.url + "/frame.jpg")
     assert frame.headers["content-type"] == "image/jpeg" and frame.content[:2] == b"\xff\xd8"
+
+
+def test_a_penalty_needs_token_and_pin_and_is_one_row(quiet_table):
+    """The score sheet's penalty form (issue #13): refused without the token or the PIN, then one ledger row."""
+    t = quiet_table
+    before = len(t.app.match.events)
+    player = t.app.match.state.players[1]
+    body = {"player": player, "kind": "false_mahjong", "reason": "not_winning"}
+    assert httpx.post(t.url + "/api/penalty", json=body).status_code == 403
+    c, token = session(t)
+    assert c.post("/api/penalty", json=body).status_code == 403  # no token
+    no_pin = c.post("/api/penalty", json=body, headers={"X-CSRF-Token": token})
+    assert no_pin.status_code == 401 and no_pin.json()["need_pin"]
+    assert len(t.app.match.events) == before
+    assert c.post("/api/pin", json={"pin": t.pin}, headers={"X-CSRF-Token": token}).json()["ok"]
+    bad = c.post("/api/penalty", json={**body, "player": "Nobody"}, headers={"X-CSRF-Token": token})
+    assert bad.status_code == 400 and len(t.app.match.events) == before
+    r = c.post("/api/penalty", json=body, headers={"X-CSRF-Token": token})
+    assert r.status_code == 200, r.text
+    assert wait_until(lambda: len(t.app.match.events) == before + 1)
+    assert t.app.match.events[-1].result["detail"] == "not_winning"
+    assert c.post("/api/undo", json={}, headers={"X-CSRF-Token": token}).status_code == 200
+    assert wait_until(lambda: len(t.app.match.events) == before)
