@@ -77,6 +77,8 @@ class DisplayConfig:
     dc_pin: int = 24
     reset_pin: int = 25
     backlight_pin: int | None = 18
+    #: Seconds each page of a screen longer than the display stays before the next; 0: never turned.
+    page_seconds: float = 4.0
 
 
 @dataclass(frozen=True)
@@ -271,6 +273,7 @@ def _display(r: _Reader) -> DisplayConfig:
         dc_pin=r.integer("dc_pin", d.dc_pin, low=0),
         reset_pin=r.integer("reset_pin", d.reset_pin, low=0),
         backlight_pin=r.integer("backlight_pin", d.backlight_pin, low=-1),
+        page_seconds=r.number("page_seconds", d.page_seconds, positive=False),
     )
     if cfg.backlight_pin == -1:  # TOML has no null: -1 means "no backlight pin"
         cfg = DisplayConfig(**{**_asdict(cfg), "backlight_pin": None})

@@ -25,6 +25,11 @@ The hand at the table (docs/architecture.md):
   start a configured set that is missing or was learned for other models
   asks for the grid the same way instead of stopping the service.
 
+A screen longer than the display (a score with more than three fans on the
+128x64 panel) turns its pages by itself, one every ``page_seconds``
+(4 s; ``[display] page_seconds``), from the first again whenever the screen
+changes; the loop wakes for it between presses and frames.
+
 Who discarded the winning tile is taken from the turn and the discards seen
 last (see :func:`table_from_recognition`); the score screen shows the result
 so players can check it before NEXT.
@@ -74,6 +79,8 @@ DEFAULT_PLAYERS = ("Player 1", "Player 2", "Player 3", "Player 4")
 BAD_FRAMES_LOST = 30
 #: The name a set learned at the table gets when the config names none (``tile_set = "..."``).
 DEFAULT_SET = "table"
+#: Seconds each page of a screen longer than the display stays before the next (``[display] page_seconds``).
+PAGE_SECONDS = 4.0
 
 
 class NotRecognised(TablemateError):
@@ -175,7 +182,8 @@ class Appliance:
                  on_screen: Callable[[Any, Any], None] | None = None, echo: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic,
                  tile_set_name: str | None = None, sets_folder: Any = None,
                  enroll: Callable[..., Any] | None = None, seating: Any = None,
-                 page: Callable[[], tuple[str, str] | None] | None = None) -> None:
+                 page: Callable[[], tuple[str, str] | None] | None = None,
+                 page_seconds: float | None = PAGE_SECONDS) -> None:
         self.ledger = ledger
         self.out = outputs
         self.t = outputs.strings
@@ -223,6 +231,10 @@ class Appliance:
         #: Club mode: the round's seating from the service (``club.table_seating.SeatingInbox``), or None.
         self.seating = seating
         self.seating_polled_at = -1e9
+        #: Turning the pages of a screen longer than the display: seconds a page stays (None or 0: never
+        #: turned), the page shown, how many the screen has (from the display) and since when it shows.
+        self.page_seconds = page_seconds
+        self.shown_page, self.screen_pages, self.page_since = 0, 1, 0.0
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -292,7 +304,10 @@ class Appliance:
             request = self.inbox.get_nowait()
         except queue.Empty:
             request = None
-        action = request or self.buttons.wait(self.frame_interval if timeout is None else timeout)
+        wait = self.frame_interval if timeout is None else timeout
+        turn_in = self._page_due(now)
+        paging = turn_in is not None and turn_in < wait  # wake for the next page, not for a frame
+        action = request or self.buttons.wait(max(0.0, turn_in) if paging else wait)
         try:
             if isinstance(action, Request):
                 if action.future.done() or action.future.running():
@@ -302,6 +317,8 @@ class Appliance:
             elif action is not None:
                 self.echo(f"button: {action.name}")
                 self._press(action)
+            elif paging:
+                pass  # woke early to turn the page (below); the frame waits for its own time
             elif self.mode == "play":
                 self._frame()
             elif self.mode == "trouble" and self.camera is None:
@@ -310,6 +327,7 @@ class Appliance:
             log.warning("%s", err)
             self._trouble(Trouble.CANNOT_SCORE, str(err))
         finally:
+            self._turn_page()
             self._publish()
 
     def _publish(self) -> None:
@@ -743,14 +761,46 @@ class Appliance:
 
     def _show(self, screen: Any) -> None:
         self.screen = screen
+        self.shown_page, self.screen_pages, self.page_since = 0, 1, self.clock()
         image = None
         try:
             image = self.out.display.show(screen)
+            pages = getattr(self.out.display, "pages", 1)  # a display without pages shows one
+            self.screen_pages = pages if isinstance(pages, int) and pages > 1 else 1
         except Exception as err:  # noqa: BLE001 - a dead display must not stop scoring
             log.warning("display: %s", err)
         self.echo("display:\n" + to_text(screen, self.t))
         if self.on_screen is not None:
             self.on_screen(screen, image)
+
+    def _page_due(self, now: float) -> float | None:
+        """Seconds until the shown screen's next page is due; None when it has one page or pages never turn."""
+        if self.screen_pages < 2 or not self.page_seconds:
+            return None
+        return self.page_since + self.page_seconds - now
+
+    def _turn_page(self) -> None:
+        """Show the next page of a screen longer than the display once its time is up, the first after the last.
+
+        Why the loop turns them: a score with more than three fans runs past
+        the 128x64 panel's lines, and the players have no button to spare
+        for paging (NEXT confirms). Turning them between steps keeps
+        buttons, frames and page actions going; a screen of one page costs
+        nothing but the comparison in :meth:`_page_due`.
+        """
+        due = self._page_due(self.clock())
+        if due is None or due > 0:
+            return
+        self.shown_page = (self.shown_page + 1) % self.screen_pages
+        self.page_since = self.clock()
+        try:
+            image = self.out.display.show(self.screen, self.shown_page)
+        except Exception as err:  # noqa: BLE001 - a dead display must not stop scoring
+            log.warning("display: %s", err)
+            return
+        log.debug("display: page %d/%d", self.shown_page + 1, self.screen_pages)
+        if self.on_screen is not None:
+            self.on_screen(self.screen, image)
 
     def _lights(self, how: str, side: str | None = None) -> None:
         try:

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                     rules=cfg.rules, options=cfg.options, players=cfg.players,
                     recognize=FrameVision(calibration, store=Path(cfg.db).with_name(FOUND_CALIBRATION)),
                     frame_interval=args.frame_interval, tile_set_name=cfg.tile_set, sets_folder=sets,
-                    seating=club_seating(cfg), page=page)
+                    seating=club_seating(cfg), page=page, page_seconds=cfg.display.page_seconds)
     web = None
     try:
         if guard is not None:

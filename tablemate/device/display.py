@@ -107,6 +107,15 @@ class Renderer:
 
     def render(self, screen: Screen, page: int = 0) -> Image.Image:
         """Draw one page; a page number past the end shows the last page."""
+        return self.render_counted(screen, page)[0]
+
+    def render_counted(self, screen: Screen, page: int = 0) -> tuple[Image.Image, int]:
+        """Draw one page and say how many the screen has.
+
+        Why both at once: the appliance needs the count of every screen it
+        shows to know whether to turn pages, and laying the screen out a
+        second time for it would double the work of each ``show``.
+        """
         layout = screen.layout(self.strings)
         pages = self._pages(layout)
         page = min(max(page, 0), len(pages) - 1)
@@ -138,7 +147,7 @@ class Renderer:
             if m.line_h >= 16:  # small panels have no spare pixel row for a rule
                 draw.line((left, y - 1, width - 1, y - 1), fill="white")
             self._row(draw, layout.footer, left, width, y)
-        return image
+        return image, len(pages)
 
     def _qr(self, image: Image.Image, text: str) -> int:
         """Draw ``text`` as a QR code at the left, as large as the height allows; returns the width used.
@@ -243,11 +252,13 @@ class Display:
         self.strings = strings
         self.closed = False
         self.current: Image.Image | None = None
+        #: How many pages the screen last shown has (the appliance turns them when more than one).
+        self.pages = 1
 
     def show(self, screen: Screen, page: int = 0) -> Image.Image:
-        """Draw a screen page on the device and return the image drawn."""
+        """Draw a screen page on the device and return the image drawn; ``pages`` says how many it has."""
         self._check_open()
-        image = self.renderer.render(screen, page)
+        image, self.pages = self.renderer.render_counted(screen, page)
         self.device.display(image)
         self.current = image
         return image

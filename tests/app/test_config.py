@@ -20,6 +20,7 @@ def test_empty_file_gives_the_defaults(tmp_path):
     assert cfg == Config()
     assert cfg.camera.source == "picamera2"
     assert cfg.display.driver == "ssd1306" and (cfg.display.width, cfg.display.height) == (128, 64)
+    assert cfg.display.page_seconds == 4.0
     assert cfg.pins.leds == {"bottom": 5, "right": 6, "top": 13, "left": 19}
 
 
@@ -55,6 +56,7 @@ undo = 4
 driver = "st7789"
 rotate = 2
 backlight_pin = -1
+page_seconds = 6
 """))
     assert cfg.language == "de" and cfg.rules == "classical"
     assert cfg.options == {"limit": 500, "flowers": False}
@@ -65,6 +67,7 @@ backlight_pin = -1
     assert cfg.pins.dealer_blink == (0.5, 1.5)
     assert (cfg.display.width, cfg.display.height, cfg.display.mode) == (240, 240, "RGB")
     assert cfg.display.rotate == 2 and cfg.display.backlight_pin is None
+    assert cfg.display.page_seconds == 6.0
 
 
 @pytest.mark.parametrize("text, message", [
@@ -82,6 +85,7 @@ backlight_pin = -1
     ('[display]\ndriver = "hd44780"', "display.driver: 'hd44780' is not one of"),
     ('[display]\ni2c_address = 200', "display.i2c_address: 200 is outside"),
     ('display = 3', "display: expected a table, got 3"),
+    ('[display]\npage_seconds = -1', "display.page_seconds: expected a number of at least 0"),
     ('db = 5', "db: expected a string, got 5"),
     ('players = ["Anna", "Ben", "Chen"]', "players: expected four names, East first"),
     ('players = ["Anna", "Ben", "Chen", 4]', "players: expected four names"),
