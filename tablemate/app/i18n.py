@@ -4,8 +4,9 @@ The screens name a text by key (``strings("play.hand", number=3)``,
 ``f"wind.{code}"``), so each is marked ``msg(key, english)``: the key is the
 msgctxt, the English the msgid (tablemate/locale, docs/translations.md). The
 display keys are a register of their own: a 128x64 panel has lines of about
-20 characters, so the key tells a translator to keep it short. Fan names come
-from the rules engine (i18n_score.fan_label).
+20 characters, so the key tells a translator to keep it short. Fan and
+item names are translated by i18n_score.fan_label (msgctxt ``mcr.fan``,
+``classical.name``, ``classical.limit``).
 """
 from __future__ import annotations
 

@@ -7,7 +7,10 @@ table, so each template is also in the catalogs with msgctxt
 ``classical.KEY`` (read from the source by tablemate/locale/extract.py, as the
 rules import nothing of tablemate), and each item name the engine gives with
 msgctxt ``classical.name``. The shared context keeps a name such as "Pair"
-from being translated where it is no classical item. The terms are the ones
+from being translated where it is no classical item. The §5 limit hands'
+names are in the catalogs by their English (msgctxt ``classical.limit``,
+read from rules/classical/limit_hands.py), so the rules keep no German
+translation of them. The terms are the ones
 German clubs use (docs/rules-classical.md: verdeckt/offen, Farbenspiel,
 Blumenstrauß, Trumpfziegel, the §5 names); Pung, Kong and Chow stay.
 """
@@ -16,7 +19,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..locale import Keyed, known, msg, pgettext
-from ..locale.extract import CONTEXT
+from ..locale.extract import CLASSICAL_LIMIT, CONTEXT
 from ..rules.classical import SWITCHABLE
 from ..rules.classical.wording import EN, english
 from ..rules.phrase import Phrase, Template, render
@@ -76,8 +79,8 @@ _NAMES = [
 ]
 NAMES: frozenset[str] = frozenset(name for _context, name in _NAMES)
 
-#: §5 limit hands: the engine names them "English (German)"; the German is the rules' own (S002).
-_LIMIT_HANDS_DE = {f"{h.name} ({h.german})": h.german for h in SWITCHABLE.values()}
+#: §5 limit hands by the title the engine names them with ("English (S002's name)"), to their English name.
+_LIMIT_HANDS = {h.title: h.name for h in SWITCHABLE.values()}
 
 
 @lru_cache(maxsize=None)
@@ -92,8 +95,8 @@ def label(name: str, lang: str) -> str:
     lang = known(lang)
     if name in NAMES:
         return pgettext(lang, "classical.name", name)
-    if lang == "de":
-        return _LIMIT_HANDS_DE.get(name, name)
+    if name in _LIMIT_HANDS and lang != "en":  # English keeps the title, as the JSON prints it
+        return pgettext(lang, CLASSICAL_LIMIT, _LIMIT_HANDS[name])
     return name
 
 
@@ -117,5 +120,5 @@ def __getattr__(name: str):
     if name == "DE":
         return templates("de")
     if name == "NAMES_DE":
-        return {english_name: label(english_name, "de") for english_name in (*NAMES, *_LIMIT_HANDS_DE)}
+        return {english_name: label(english_name, "de") for english_name in (*NAMES, *_LIMIT_HANDS)}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

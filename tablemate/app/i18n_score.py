@@ -2,14 +2,17 @@
 
 The callers name these words by key (``text("total", lang)``), so each is
 ``msg("breakdown.KEY", english)``; the "breakdown." context keeps them apart
-from the display's shorter words. MCR fan names are the rules engine's
-(``Fan.fan_name``, ``Fan.de``, ``Fan.zh``: the official names travel with
-the fans), classical names come from i18n_classical. A language without a
-catalog reads English.
+from the display's shorter words. An MCR fan's English and official
+Chinese names are the rules engine's (``Fan.fan_name``, ``Fan.zh``: data the
+JSON prints); its name in the player's language is in the catalogs (msgctxt
+``mcr.fan``, msgid the English), so display, command line and page read one
+set of translations. Classical names come from i18n_classical. A language
+without a catalog reads English.
 """
 from __future__ import annotations
 
-from ..locale import Keyed, known, msg
+from ..locale import Keyed, known, msg, pgettext
+from ..locale.extract import MCR_FAN
 from ..rules.mcr.fans import Fan
 from ..rules.score import ScoreItem
 from .i18n_classical import label as classical_label
@@ -35,7 +38,8 @@ def explain_line(rules: str, item: ScoreItem, lang: str) -> str:
     name = item.name
     if rules == "mcr" and name in _MCR_BY_NAME:
         fan = _MCR_BY_NAME[name]
-        name = f"{fan.de} ({fan.fan_name}, {fan.zh})" if lang == "de" else f"{fan.fan_name} ({fan.zh})"
+        name = (f"{fan.fan_name} ({fan.zh})" if known(lang) == "en" else
+                f"{pgettext(known(lang), MCR_FAN, fan.fan_name)} ({fan.fan_name}, {fan.zh})")
         value = f"{item.points}" + (f" x{item.count}" if item.count > 1 else "")
     else:
         name = classical_label(name, lang)
@@ -64,9 +68,8 @@ def fan_label(name: str, lang: str) -> str:
     MCR fan names and classical item names never coincide (a test holds them
     apart), so the name alone says which table to look in.
     """
-    fan = _MCR_BY_NAME.get(name)
-    if fan is not None:
-        return fan.de if lang == "de" else name
+    if name in _MCR_BY_NAME:
+        return pgettext(known(lang), MCR_FAN, name)
     return classical_label(name, lang)
 
 

@@ -124,7 +124,7 @@ def _engine_names():
         for seat in WINDS:
             for bonus in ((), FLOWERS, SEASONS, FLOWERS + SEASONS, (FLOWERS[seat.rank - 1], SEASONS[seat.rank - 1])):
                 yield from (name for name, _, _ in flower_doublings(bonus, seat, mode))
-    yield from (f"{h.name} ({h.german})" for h in SWITCHABLE.values())
+    yield from (h.title for h in SWITCHABLE.values())
     yield from ALWAYS_ON_NAMES.values()
 
 

@@ -151,3 +151,26 @@ def test_catalogs_hold_every_text_the_code_marks(tmp_path):
     new, gone = sorted(marked - held, key=str), sorted(held - marked, key=str)
     assert not new and not gone, (f"run bash scripts/translations.sh update, translate and compile "
                                   f"(docs/translations.md); new: {new}, gone: {gone}")
+
+
+def test_every_fan_and_limit_hand_has_its_german_name_in_the_catalog():
+    """The names players read are the catalogs' (msgctxt mcr.fan, classical.limit), not the rules'.
+
+    Why both the .po and the loaded .mo: a name only in the .po would show
+    in English at the table; one the rules gained without a catalog entry
+    would too.
+    """
+    from tablemate.locale import pgettext
+    from tablemate.rules.classical import SWITCHABLE
+    from tablemate.rules.mcr.fans import Fan
+
+    po = _compiled(_po("de"))
+    names = [("mcr.fan", f.fan_name) for f in Fan] + [("classical.limit", h.name) for h in SWITCHABLE.values()]
+    assert len(names) == 82 + 11
+    missing = [key for key in names if not po.get(key)]
+    assert not missing, f"no German for {missing} (docs/translations.md)"
+    for context, english in names:
+        german = pgettext("de", context, english)
+        assert german == po[(context, english)] and german != english, (context, english)
+    assert pgettext("de", "mcr.fan", "Chicken Hand") == "Hühnerhand"
+    assert pgettext("de", "classical.limit", "Nine Gates") == "Neun-Laternen-Spiel"

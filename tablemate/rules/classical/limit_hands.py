@@ -20,10 +20,24 @@ GREEN_TILES = frozenset({Tile.S2, Tile.S3, Tile.S4, Tile.S6, Tile.S8, Tile.GREEN
 
 @dataclass(frozen=True, slots=True)
 class LimitHand:
+    """One §5 hand: its JSON identifier, its title and its definition.
+
+    ``title`` is the name a result prints (the items' ``name`` in the JSON
+    and the English explanation, docs/formats.md): the English with the
+    specification's own name (S002 names the hands in German) in brackets,
+    as :data:`ALWAYS_ON_NAMES` do; ledgers hold it, so it stays as it is.
+    The names players read in their own language are in the gettext
+    catalogs (msgctxt ``classical.limit``, msgid :attr:`name`).
+    """
+
     id: str
-    name: str
-    german: str
+    title: str
     test: Callable[[Hand, Reading], bool]
+
+    @property
+    def name(self) -> str:
+        """The English name alone: "Nine Gates" of "Nine Gates (Neun-Laternen-Spiel)"."""
+        return self.title.split(" (", 1)[0]
 
 
 def _pung_tiles(reading: Reading) -> set[Tile]:
@@ -110,17 +124,17 @@ def heavenly_ladder(hand: Hand, reading: Reading) -> bool:  # pragma: no cover -
 SWITCHABLE: dict[str, LimitHand] = {
     h.id: h
     for h in (
-        LimitHand("nine_gates", "Nine Gates", "Neun-Laternen-Spiel", nine_gates),
-        LimitHand("four_blessings", "Four Blessings Hovering over the Door", "Die vier Freunde", four_blessings),
-        LimitHand("three_great_scholars", "Three Great Scholars", "Die drei großen Gelehrten", three_great_scholars),
-        LimitHand("fourfold_plenty", "Fourfold Plenty", "Das Vier-Kong-Spiel", fourfold_plenty),
-        LimitHand("heads_and_tails", "Heads and Tails", "Das Eckstein-Spiel", heads_and_tails),
-        LimitHand("heavenly_twins", "Heavenly Twins", "Die himmlischen Zwillinge", heavenly_twins),
-        LimitHand("earthly_twins", "Earthly Twins", "Die irdischen Zwillinge", earthly_twins),
-        LimitHand("heavenly_ladder", "Heavenly Ladder", "Die Himmelsleiter", heavenly_ladder),
-        LimitHand("imperial_jade", "Imperial Jade", "Die grüne Hand", imperial_jade),
-        LimitHand("squirming_snake", "Squirming Snake", "Die sich windende Schlange", squirming_snake),
-        LimitHand("thirteen_orphans", "Thirteen Orphans", "Dreizehn Waisen", thirteen_orphans),
+        LimitHand("nine_gates", "Nine Gates (Neun-Laternen-Spiel)", nine_gates),
+        LimitHand("four_blessings", "Four Blessings Hovering over the Door (Die vier Freunde)", four_blessings),
+        LimitHand("three_great_scholars", "Three Great Scholars (Die drei großen Gelehrten)", three_great_scholars),
+        LimitHand("fourfold_plenty", "Fourfold Plenty (Das Vier-Kong-Spiel)", fourfold_plenty),
+        LimitHand("heads_and_tails", "Heads and Tails (Das Eckstein-Spiel)", heads_and_tails),
+        LimitHand("heavenly_twins", "Heavenly Twins (Die himmlischen Zwillinge)", heavenly_twins),
+        LimitHand("earthly_twins", "Earthly Twins (Die irdischen Zwillinge)", earthly_twins),
+        LimitHand("heavenly_ladder", "Heavenly Ladder (Die Himmelsleiter)", heavenly_ladder),
+        LimitHand("imperial_jade", "Imperial Jade (Die grüne Hand)", imperial_jade),
+        LimitHand("squirming_snake", "Squirming Snake (Die sich windende Schlange)", squirming_snake),
+        LimitHand("thirteen_orphans", "Thirteen Orphans (Dreizehn Waisen)", thirteen_orphans),
     )
 }
 
@@ -151,7 +165,7 @@ def full_limit_hands(hand: Hand, reading: Reading, enabled: frozenset[str]) -> l
         found.append((HEAVENLY_BLESSING, ALWAYS_ON_NAMES[HEAVENLY_BLESSING]))
     for hid, lh in SWITCHABLE.items():
         if hid in enabled and lh.test(hand, reading):
-            found.append((hid, f"{lh.name} ({lh.german})"))
+            found.append((hid, lh.title))
     if all_honours(hand, reading):
         found.append((ALL_HONOURS, ALWAYS_ON_NAMES[ALL_HONOURS]))
     return found
