@@ -51,6 +51,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import cv2
 import numpy as np
 
 from ..rules.errors import TablemateError
@@ -153,7 +154,10 @@ class Seen:
     """The latest camera image the loop looked at, for the phone page (read from another thread).
 
     ``seq`` counts images; ``still`` is a MAHJONG still; ``rec`` is None
-    when vision could not read it.
+    when vision could not read it. ``image`` is a copy at most
+    ``SEEN_WIDTH`` wide and ``size`` the camera image's own (width, height),
+    the frame the recognition's corners are in: holding on to the camera's
+    12 MP still for the page kept a second one alive while the next was read.
     """
 
     seq: int
@@ -161,6 +165,11 @@ class Seen:
     rec: dict | None
     at: float
     still: bool = False
+    size: tuple[int, int] | None = None
+
+
+#: The widest picture the phone page shows (its frame is 800 pixels wide; a little more for zoom).
+SEEN_WIDTH = 1280
 
 
 @dataclass
@@ -615,7 +624,10 @@ class Appliance:
 
     def _saw(self, image: np.ndarray, rec: dict | None, still: bool = False) -> None:
         seq = self.seen.seq + 1 if self.seen is not None else 1
-        self.seen = Seen(seq, image, rec, time.time(), still)
+        h, w = image.shape[:2]
+        small = image if w <= SEEN_WIDTH else cv2.resize(image, (SEEN_WIDTH, max(1, round(h * SEEN_WIDTH / w))),
+                                                         interpolation=cv2.INTER_AREA)
+        self.seen = Seen(seq, small, rec, time.time(), still, (w, h))
 
     def _last_discard(self) -> str | None:
         """The last tile the player before the turn discarded, as last seen."""
