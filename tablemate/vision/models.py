@@ -62,8 +62,9 @@ def _session(path_str: str, mtime: float, classes: tuple[str, ...]):
     so = ort.SessionOptions()
     so.intra_op_num_threads = 1
     so.inter_op_num_threads = 1
-    # The arena keeps every batch size's buffers for the process's life: a 12 MP still
-    # peaked at 315 MB with it and 229 MB without, at the same speed (the Pi has 300 MB).
+    # The arena keeps every batch size's buffers for the process's life: a 12 MP still peaks
+    # at about 310 MB with it and 226 MB without, for about 20 ms more per still (165 against
+    # 142 ms median, benchmarks/vision_latency.py): memory is what the Pi is short of.
     so.enable_cpu_mem_arena = False
     so.log_severity_level = 3
     try:
