@@ -84,6 +84,9 @@ class Seen:
     v: float = 0.0
     #: The reader's next-best readings [(code, probability), ...], best first (empty without a reader).
     alternatives: tuple = ()
+    #: How far the tile lies turned in its box (radians, ``vision.straighten``), measured once per tile:
+    #: the angle is the same in every picture of it and after a quarter turn, and reading asks for it often.
+    tilt: float | None = None
 
     def extent_u(self, side: str) -> float:
         """Extent along the seat's row direction."""

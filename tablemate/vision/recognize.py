@@ -33,7 +33,7 @@ from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_S
 from .errors import VisionError
 from .grouping import SIDES, Seen, empty_seat, group_tiles, lay_down_centre_tiles
 from .models import run_detector, run_reader, run_reader_embedding
-from .straighten import straightened
+from .straighten import straighten, tilt
 from .tile_counts import assign_within_counts
 
 HEAT_THRESHOLD = 0.35
@@ -271,7 +271,11 @@ def _quads(ts: list[Seen], to_image: np.ndarray) -> np.ndarray:
 
 def _reading_quads(ts: list[Seen], to_image: np.ndarray, image: np.ndarray) -> np.ndarray:
     """The outlines crops are cut from: each tile's, straightened where the tile lies tilted in its box."""
-    return straightened(image, _quads(ts, to_image))
+    quads = _quads(ts, to_image)
+    for t, q in zip(ts, quads):
+        if t.tilt is None:
+            t.tilt = tilt(image, q)
+    return np.stack([straighten(q, t.tilt) for t, q in zip(ts, quads)])
 
 
 def _reader_crops(ts: list[Seen], image: np.ndarray, to_image: np.ndarray) -> np.ndarray:
