@@ -17,7 +17,6 @@ on stderr and exit status 1; the ledger is then unchanged.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 
@@ -29,6 +28,7 @@ from ..rules.rulesets import RULE_SETS, score_hand
 from ..rules.settlement import split_options
 from ..rules.tiles import Tile
 from .score import parse_options
+from ..app.export import write_csv
 from ..app.ledger import Ledger, Match, default_db_path
 from ..locale import known, ngettext
 
@@ -292,23 +292,7 @@ def run_export(args: argparse.Namespace) -> int:
     def work() -> int:
         with _open(args) as ledger:
             match = ledger.current()
-        players = match.state.players
-        out = csv.writer(sys.stdout, lineterminator="\n")
-        out.writerow(["seq", "kind", "hand_number", "winner", "discarder", "detail",
-                      *[f"net {p}" for p in players], *[f"total {p}" for p in players], "position", "recorded"])
-        totals = [0, 0, 0, 0]
-        for ev in match.events:
-            totals = [t + n for t, n in zip(totals, ev.nets)]
-            r = ev.result
-            if ev.kind == "hand":
-                winner = "" if r.get("winner_player") is None else players[r["winner_player"]]
-                discarder = "" if r.get("discarder_player") is None else players[r["discarder_player"]]
-                detail = "draw" if r.get("drawn") else ("self-drawn" if not discarder else "discard")
-            else:
-                winner, discarder = "", ""
-                detail = f"{r['kind']}: {players[r['player']]} {r['detail']}".strip()
-            out.writerow([ev.seq, ev.kind, ev.hand_number or "", winner, discarder, detail,
-                          *ev.nets, *totals, ev.position, ev.recorded])
+        write_csv(match, sys.stdout)
         return 0
 
     return _guarded(work)

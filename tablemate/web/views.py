@@ -8,11 +8,11 @@ from uvicorn's threads while the loop runs is safe.
 """
 from __future__ import annotations
 
-import csv
 import io
 from typing import Any
 
 from ..app import actions
+from ..app.export import write_csv
 from ..app.i18n_errors import localize
 from ..app.i18n_score import fan_label, left_out_line
 from ..app.photo_hand import SIDES
@@ -270,24 +270,8 @@ def _screen_text(app: Any) -> str:
 
 def csv_text(match: Any) -> str:
     """The match as ``tablemate match export --csv`` writes it (the same columns, the same rows)."""
-    players = match.state.players
     buf = io.StringIO()
-    out = csv.writer(buf, lineterminator="\n")
-    out.writerow(["seq", "kind", "hand_number", "winner", "discarder", "detail",
-                  *[f"net {p}" for p in players], *[f"total {p}" for p in players], "position", "recorded"])
-    totals = [0, 0, 0, 0]
-    for ev in match.events:
-        totals = [t + n for t, n in zip(totals, ev.nets)]
-        r = ev.result
-        if ev.kind == "hand":
-            winner = "" if r.get("winner_player") is None else players[r["winner_player"]]
-            discarder = "" if r.get("discarder_player") is None else players[r["discarder_player"]]
-            detail = "draw" if r.get("drawn") else ("self-drawn" if not discarder else "discard")
-        else:
-            winner, discarder = "", ""
-            detail = f"{r['kind']}: {players[r['player']]} {r['detail']}".strip()
-        out.writerow([ev.seq, ev.kind, ev.hand_number or "", winner, discarder, detail,
-                      *ev.nets, *totals, ev.position, ev.recorded])
+    write_csv(match, buf)
     return buf.getvalue()
 
 
