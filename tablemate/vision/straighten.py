@@ -106,10 +106,3 @@ def straighten(quad: np.ndarray, angle: float) -> np.ndarray:
     hu, hv = u * w / 2, v * h / 2
     return np.array([c - hu - hv, c + hu - hv, c + hu + hv, c - hu + hv], quad.dtype if quad.dtype.kind == "f"
                     else np.float64)
-
-
-def straightened(image: np.ndarray, quads: np.ndarray) -> np.ndarray:
-    """Every outline in ``quads`` (N x 4 x 2, TL TR BR BL as read, ``image`` pixels) straightened."""
-    if len(quads) == 0:
-        return quads
-    return np.stack([straighten(q, tilt(image, q)) for q in quads])
