@@ -44,11 +44,10 @@ def merge(reader: np.ndarray, bonus: np.ndarray) -> np.ndarray:
     still picks the flower, and the reader's odds among the other 35
     classes keep their ratios.
     """
-    out = reader.astype(np.float64).copy() + 1e-9
+    out = reader.astype(np.float64) + 1e-9
     out[NOT_BONUS] *= float(bonus[-1])
     out[BONUS_IDX] *= bonus[:-1]
-    total = out.sum()
-    return (out / total if total > 0 else reader).astype(reader.dtype)
+    return (out / out.sum()).astype(reader.dtype)
 
 
 def closer_look(probs: np.ndarray, detail: np.ndarray, quads: np.ndarray, rows: list[int] | None = None,
