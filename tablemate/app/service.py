@@ -162,10 +162,10 @@ class Seen:
 
     seq: int
     image: Any
+    size: tuple[int, int]
     rec: dict | None
     at: float
     still: bool = False
-    size: tuple[int, int] | None = None
 
 
 #: The widest picture the phone page shows (its frame is 800 pixels wide; a little more for zoom).
@@ -627,7 +627,7 @@ class Appliance:
         h, w = image.shape[:2]
         small = image if w <= SEEN_WIDTH else cv2.resize(image, (SEEN_WIDTH, max(1, round(h * SEEN_WIDTH / w))),
                                                          interpolation=cv2.INTER_AREA)
-        self.seen = Seen(seq, small, rec, time.time(), still, (w, h))
+        self.seen = Seen(seq, small, (w, h), rec, time.time(), still)
 
     def _last_discard(self) -> str | None:
         """The last tile the player before the turn discarded, as last seen."""

@@ -130,7 +130,7 @@ def live(app: Any, lang: str, for_json: bool = False) -> dict:
     rec = seen.rec if seen is not None else None
     frame = None
     if seen is not None and seen.image is not None:
-        w, h = seen.size or seen.image.shape[1::-1]  # the recognition's corners are in the camera's pixels
+        w, h = seen.size  # the recognition's corners are in the camera's pixels, not the copy's
         outlines = []
         for t in (rec or {}).get("tiles") or []:
             pts = t.get("corners") or []
