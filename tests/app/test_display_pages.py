@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from tablemate.app.screens import PlayScreen, ScoreScreen, SettlementScreen
 from tablemate.device.display import Renderer
 
-from .test_service import Rig
+from .test_service import rig  # noqa: F401 - the service tests' fixture, used here by name
 
 
 class Clock:
@@ -24,20 +22,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def rig(tmp_path, mock_factory):
-    made = []
-
-    def make(values=(0, 1, 2), **kw):
-        r = Rig(tmp_path, mock_factory, values, **kw)
-        made.append(r)
-        return r
-
-    yield make
-    for r in made:
-        r.close()
 
 
 def scored(r):
