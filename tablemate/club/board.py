@@ -10,7 +10,6 @@ service's default.
 """
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 from datetime import datetime
@@ -18,6 +17,7 @@ from typing import Callable
 
 from jinja2 import DictLoader, Environment, select_autoescape
 
+from ..web.sse import version_stream
 from .i18n import LANGS, t
 from .store import Store
 
@@ -123,7 +123,7 @@ def create_app(db_url: str, club: str, *, lang: str = "en", version: Callable[[]
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
-    from starlette.responses import HTMLResponse, JSONResponse, StreamingResponse
+    from starlette.responses import HTMLResponse, JSONResponse
     from starlette.routing import Route
 
     lock = threading.Lock()
@@ -164,28 +164,10 @@ def create_app(db_url: str, club: str, *, lang: str = "en", version: Callable[[]
     async def events(request: Request):
         lg = pick_lang(request)
 
-        async def stream():
-            seen = None
-            beat = 0.0
-            while True:
-                if await request.is_disconnected():
-                    return
-                v = version()
-                if v != seen:
-                    seen = v
-                    board = await run_in_threadpool(snapshot)
-                    html, _ = render_fragment(board, lg)
-                    data = "\n".join("data: " + line for line in html.splitlines())
-                    yield f"event: board\nid: {v}\n{data}\n\n"
-                    beat = 0.0
-                elif beat > 15:
-                    yield ": keep-alive\n\n"
-                    beat = 0.0
-                await asyncio.sleep(0.25)
-                beat += 0.25
+        async def fragment() -> str:
+            return render_fragment(await run_in_threadpool(snapshot), lg)[0]
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return version_stream(request, version, fragment, "board", 0.25)
 
     return Starlette(routes=[Route("/", page), Route("/board.json", board_json), Route("/events", events)])
 

@@ -31,6 +31,7 @@ from . import views
 from .auth import COOKIE, Guard, Locked
 from ..locale import install_jinja2
 from .i18n import LANGS, _
+from .sse import version_stream
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ def create_app(appliance: Any, *, guard: Guard | None = None, lang: str = "en", 
     """The page for one running appliance (its loop must be stepping in another thread)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
-    from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+    from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
@@ -161,28 +162,11 @@ def create_app(appliance: Any, *, guard: Guard | None = None, lang: str = "en", 
         if render is None:
             return Response(status_code=404)
 
-        async def stream():
-            seen = None
-            quiet = 0.0
-            yield "retry: 1000\n\n"
-            while not closing.is_set():
-                if await request.is_disconnected():
-                    return
-                v = appliance.version
-                if v != seen:
-                    seen = v
-                    html = render()
-                    data = "\n".join("data: " + line for line in html.splitlines())
-                    yield f"event: update\nid: {v}\n{data}\n\n"
-                    quiet = 0.0
-                elif quiet > 15:
-                    yield ": keep-alive\n\n"
-                    quiet = 0.0
-                await asyncio.sleep(POLL)
-                quiet += POLL
+        async def fragment() -> str:
+            return render()
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return version_stream(request, lambda: appliance.version, fragment, "update", POLL, retry_ms=1000,
+                              stop=closing)
 
     # -- changes --------------------------------------------------------------------------
 
