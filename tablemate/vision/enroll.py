@@ -16,9 +16,10 @@ few degrees. Steps:
    reader's flip head agreeing with a better reading turned round), because
    a set the reader has never seen is exactly what enrollment is for and its
    misreadings are not the player's mistakes;
-4. prototypes: the L2-normalised mean of the reader's features over jittered
+4. the set: the L2-normalised mean of the reader's features over jittered
    crops of each face (the backs pooled), with each face's margin to its
-   nearest neighbour, into a ``TileSet``.
+   nearest neighbour, and a discriminant fitted on those crops upright and
+   turned round (``tile_set.fit_discriminant``), into a ``TileSet``.
 
 Nothing is stored unless every check passes (the CLI stores the returned set).
 """
@@ -37,7 +38,7 @@ from .errors import VisionError
 from .grouping import Seen
 from .models import run_reader_embedding
 from .recognize import _in_corner, _in_view, detect, load_still
-from .tile_set import TileSet, reader_sha256
+from .tile_set import TileSet, fit_discriminant, reader_sha256
 
 COLS = 8
 FACES = READER_CLASSES[:-1]
@@ -51,6 +52,7 @@ RELIABLE = 0.75           # swaps and doubles are judged only where the reader r
 FLIP_P = 0.97             # upside down: the flip head this sure of one tile ...
 ASYMMETRIC = 0.07         # ... whose face differs turned round (cosine, beyond its jitter)
 BACK_P = 0.5              # a back reads as one at least this surely
+FAR = 1.5                 # a crop this many times farther from every face than the grid's crops is unsure
 ECHO = 0.8                # detector peaks closer than this share of a tile's long side are one tile
 
 
@@ -344,14 +346,11 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
                               kind="upside_down", code=code_at[i])
 
 
-def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str, ...], np.ndarray, dict, np.ndarray]:
-    """(classes, L2-normalised mean features, code -> (margin, nearest code), the same features turned round).
-
-    The turned-round prototypes catch a tile whose crop was cut upside down
-    (the detector cannot know which way up a face it never saw lies).
+def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str, ...], np.ndarray, dict]:
+    """(classes, L2-normalised mean features, code -> (margin, nearest code)).
 
     The margin of a face is how much closer its least typical jittered crop
-    lies to its own prototype than to any other face's (cosine): below zero
+    lies to its own mean than to any other face's (cosine): below zero
     the set cannot tell that face apart, near zero it is the set's weak spot.
     """
     codes = [exp[rc] for rc in rd.order]
@@ -362,11 +361,6 @@ def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str
         m = je[[i for i, x in enumerate(codes) if x == c]].reshape(-1, je.shape[2]).mean(0)
         protos.append(m / np.linalg.norm(m))
     protos = np.float32(protos)
-    te = rd.turned_emb / np.linalg.norm(rd.turned_emb, axis=2, keepdims=True)
-    turned = []
-    for c in classes:
-        m = te[[i for i, x in enumerate(codes) if x == c]].reshape(-1, te.shape[2]).mean(0)
-        turned.append(m / np.linalg.norm(m))
     margins = {}
     for i, c in enumerate(codes):
         if c == "back" or c in margins:
@@ -377,7 +371,59 @@ def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str
         s[:, k] = -np.inf
         worst = int(np.argmin(own - s.max(1)))
         margins[c] = (float(own[worst] - s[worst].max()), classes[int(s[worst].argmax())])
-    return classes, protos, margins, np.float32(turned)
+    return classes, protos, margins
+
+
+def discriminant(rd: Readings, exp: dict, classes: tuple[str, ...], crops: slice = slice(None)):
+    """(whitening, means) of ``tile_set.fit_discriminant`` over the jittered crops (``crops`` of each place).
+
+    Each face twice: its crops as laid, and turned round (classes C..2C-1),
+    because at the table the detector may cut a face it never saw upside down.
+    """
+    codes = np.array([classes.index(exp[rc]) for rc in rd.order])
+    up, down = rd.jitter_emb[:, crops], rd.turned_emb[:, crops]
+    n = up.shape[1]
+    feats = np.concatenate([up.reshape(-1, up.shape[2]), down.reshape(-1, down.shape[2])])
+    labels = np.concatenate([np.repeat(codes, n), np.repeat(codes, n) + len(classes)])
+    return fit_discriminant(feats, labels)
+
+
+TEMPERATURES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+WEIGHTS = (0.2, 0.4, 0.6, 0.8, 0.9, 1.0)
+
+
+def choose_blend(rd: Readings, exp: dict, classes: tuple[str, ...], protos: np.ndarray) -> tuple[float, float]:
+    """(temperature, weight) of the blend that reads this set's own grid best, the set learned from half the crops.
+
+    Why per set: the reader reads a set like those it was trained on better
+    than the set's few crops can (it tells h1 from h5 by a small number); on
+    a set whose faces it never saw it is confidently wrong, and the set's
+    own crops are all there is. The grid shows which case this set is: the
+    discriminant is fitted on half of the jittered crops and the blends are
+    scored on the other half, upright and turned round (fraction read
+    right, then mean log-probability of the true face); between equal
+    scores the lower weight wins (the trained reader is kept where the set
+    gives no reason to leave it), then the higher temperature (the less
+    sure, as held-out crops of the grid are easier than the table's).
+    """
+    codes = [exp[rc] for rc in rd.order]
+    half = JITTERS // 2
+    whiten, means = discriminant(rd, exp, classes, slice(0, half))
+    test_e = np.concatenate([rd.jitter_emb[:, half:].reshape(-1, rd.jitter_emb.shape[2]),
+                             rd.turned_emb[:, half:].reshape(-1, rd.turned_emb.shape[2])])
+    test_p = rd.jitter_probs[:, half:].reshape(-1, rd.jitter_probs.shape[2])
+    test_p = np.concatenate([test_p, test_p])  # the reader reads either way up alike
+    want = np.tile(np.repeat([READER_CLASSES.index(c) for c in codes], JITTERS - half), 2)
+    best, choice = None, (TEMPERATURES[-1], WEIGHTS[0])
+    for w in WEIGHTS:
+        for t in reversed(TEMPERATURES):
+            ts = TileSet("trial", "", classes, protos, whiten, means, temperature=t, weight=w)
+            p = ts.read(test_p, test_e)
+            score = (round(float((p.argmax(1) == want).mean()), 4),
+                     round(float(np.log(p[np.arange(len(want)), want] + 1e-9).mean()), 2))
+            if best is None or score > best:
+                best, choice = score, (t, w)
+    return choice
 
 
 def back_colour(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.ndarray) -> tuple[int, int, int]:
@@ -390,43 +436,6 @@ def back_colour(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.n
         q = _to_image(_quad(t, grid.angle, min(t.w, t.h) * 0.5, max(t.w, t.h) * 0.5)[None], to_image)[0]
         px.append(crop_tile(image, q, margin=0.0, size=(12, 16)).reshape(-1, 3))
     return tuple(int(v) for v in np.median(np.concatenate(px), 0))
-
-
-TEMPERATURES = (0.02, 0.03, 0.05)
-WEIGHTS = (0.2, 0.4, 0.6, 0.8, 0.9, 1.0)
-
-
-def choose_blend(rd: Readings, exp: dict, classes: tuple[str, ...]) -> tuple[float, float]:
-    """(temperature, weight) of the blend that reads this set's own grid best, prototypes from half the crops.
-
-    Why per set: the reader reads a set like those it was trained on better
-    than any prototype (it tells h1 from h5 by a small number); on a set
-    whose faces it never saw it is confidently wrong, and the prototypes are
-    all there is. The grid shows which case this set is: prototypes are made
-    from half of the jittered crops and the blends are scored on the other
-    half (fraction read right, then mean log-probability of the true face);
-    between equal scores the lower weight wins (the trained reader is kept
-    where the set gives no reason to leave it).
-    """
-    codes = [exp[rc] for rc in rd.order]
-    half = JITTERS // 2
-    je = rd.jitter_emb / np.linalg.norm(rd.jitter_emb, axis=2, keepdims=True)
-    protos = []
-    for c in classes:
-        m = je[[i for i, x in enumerate(codes) if x == c], :half].reshape(-1, je.shape[2]).mean(0)
-        protos.append(m / np.linalg.norm(m))
-    test_e = je[:, half:].reshape(-1, je.shape[2])
-    test_p = rd.jitter_probs[:, half:].reshape(-1, rd.jitter_probs.shape[2])
-    want = np.repeat([READER_CLASSES.index(c) for c in codes], JITTERS - half)
-    best, choice = None, (TEMPERATURES[-1], WEIGHTS[0])
-    for t in TEMPERATURES:
-        for w in WEIGHTS:
-            p = TileSet("trial", "", classes, np.float32(protos), temperature=t, weight=w).read(test_p, test_e)
-            score = (round(float((p.argmax(1) == want).mean()), 4),
-                     round(float(np.log(p[np.arange(len(want)), want] + 1e-9).mean()), 2))
-            if best is None or score > best:
-                best, choice = score, (t, w)
-    return choice
 
 
 @dataclass
@@ -464,15 +473,18 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
     exp = expected_places(bonus)
     rd = read_places(grid, image, to_image, models_dir)
     check_grid(rd, exp)
-    classes, protos, margins, turned = prototypes(rd, exp)
-    temperature, weight = choose_blend(rd, exp, classes)
+    classes, protos, margins = prototypes(rd, exp)
+    whiten, means = discriminant(rd, exp, classes)
+    far = FAR * float(np.quantile(TileSet("trial", "", classes, protos, whiten, means).match(
+        rd.jitter_emb.reshape(-1, rd.jitter_emb.shape[2]))[1], 0.99))
+    temperature, weight = choose_blend(rd, exp, classes, protos)
     faces = [i for i, rc in enumerate(rd.order) if exp[rc] != "back"]
     size = np.median(rd.sizes[faces], 0)
     ts = TileSet(name=name, reader_sha256=reader_sha256(models_dir), classes=classes, prototypes=protos,
-                 turned=turned,
+                 whiten=whiten, means=means,
                  tile_px=(float(size[0]), float(size[1])),
                  tile_cm=None if not area_cm else (float(size[0] / DET_SIZE * area_cm), float(size[1] / DET_SIZE * area_cm)),
-                 area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image), margins=margins, bonus=bonus,
+                 area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image), margins=margins, bonus=bonus, far=far,
                  temperature=temperature, weight=weight)
     want = np.array([READER_CLASSES.index(exp[rc]) for rc in rd.order])
     before = int((rd.probs.argmax(1) == want)[faces].sum())

@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -202,30 +203,42 @@ def one_outline_per_tile(tiles: list[Seen]) -> list[Seen]:
     return [tiles[i] for i in sorted(kept)]
 
 
-def _read_crops(blob: np.ndarray, models_dir, tile_set=None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """The reader's (face probabilities, upside-down probabilities, the set's prototype probabilities) for crops.
+def _read_crops(blob: np.ndarray, models_dir, tile_set=None) -> tuple[np.ndarray, np.ndarray, SetSay | None]:
+    """The reader's (face probabilities, upside-down probabilities, the learned set's say) for crops.
 
     With a learned set (``vision.tile_set``, docs/enrollment.md) the face
-    probabilities are the set's blend of the reader's and its prototypes';
+    probabilities are the set's blend of the reader's and the set's own;
     the features come from the same forward pass, so it costs no extra read.
-    The prototypes' own say is returned too (None without a set): it is
-    blended in again after the bonus reader has spoken.
+    The set's say is returned too (None without a set): its probabilities
+    are blended in again after the bonus reader has spoken, and its
+    distances say which way round a tile looks most like this set's tiles.
     """
     if tile_set is None:
         probs, flip = run_reader(blob, models_dir)
         return probs, flip, None
     raw, flip, emb = run_reader_embedding(blob, models_dir)
-    proto = tile_set.prototype_probs(emb)
-    return tile_set.blend(raw, proto), flip, proto
+    say = SetSay(*tile_set.match(emb))
+    return tile_set.blend(raw, say.probs), flip, say
+
+
+@dataclass
+class SetSay:
+    """A learned set's word on crops: its probabilities and each crop's distance to the nearest face."""
+    probs: np.ndarray
+    distance: np.ndarray
+
+    def take(self, i: int, other: "SetSay", j: int) -> None:
+        self.probs[i], self.distance[i] = other.probs[j], other.distance[j]
 
 
 UNSURE = 0.5  # a reading below this is tried again turned a quarter
+NEARER = 0.9  # with a learned set, a turned crop is taken when this much nearer to one of its faces
 SECOND_LOOK_MAX = 12  # tiles given a second look after grouping, least sure first (bounds the time)
 
 
 def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, image: np.ndarray,
                      to_image: np.ndarray, models_dir, candidates: list[int] | None = None,
-                     detail: Detail | None = None, tile_set=None) -> bool:
+                     detail: Detail | None = None, tile_set=None, say: SetSay | None = None) -> bool:
     """Read unsure tiles again turned by a quarter either way, or round; keep a sure reading if one comes.
 
     Unsure: below ``UNSURE`` for the code the set's counts allow (a tile whose
@@ -243,7 +256,8 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
     back = len(READER_CLASSES) - 1
     sure = probs[np.arange(len(faces)), chosen]
     if candidates is None:
-        candidates = [i for i in range(len(faces)) if sure[i] < UNSURE]
+        far = np.zeros(len(faces), bool) if say is None else say.distance > tile_set.far
+        candidates = [i for i in range(len(faces)) if sure[i] < UNSURE or far[i]]
     unsure = [i for i in candidates if chosen[i] != back]
     if not unsure:
         return False
@@ -253,12 +267,20 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
         alts = _turns(faces[i])
         turned += alts
         owner += [i] * len(alts)
-    p2, _, _ = _read_crops(_reader_crops(turned, image, to_image), models_dir, tile_set)
+    p2, _, say2 = _read_crops(_reader_crops(turned, image, to_image), models_dir, tile_set)
     if detail is not None:
         detail.look(turned, p2, models_dir=models_dir, limit=len(turned))
-    for cand, alt, i in zip(p2, turned, owner):
-        if cand.max() > max(sure[i], UNSURE) and cand.argmax() != back:
+    for j, (cand, alt, i) in enumerate(zip(p2, turned, owner)):
+        if cand.argmax() == back:
+            continue
+        if say is None:
+            better = cand.max() > max(sure[i], UNSURE)
+        else:  # a learned set: the way round that looks most like one of its tiles
+            better = say2.distance[j] < NEARER * say.distance[i]
+        if better:
             probs[i], sure[i] = cand, cand.max()
+            if say is not None:
+                say.take(i, say2, j)
             faces[i].orient, faces[i].w, faces[i].h = alt.orient, alt.w, alt.h
             changed = True
     return changed
@@ -327,25 +349,25 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     if not faces:
         return faces, np.zeros((0, len(READER_CLASSES)), np.float32)
 
-    probs, flip, proto = _read_crops(_reader_crops(faces, image, to_image), models_dir, tile_set)
+    probs, flip, say = _read_crops(_reader_crops(faces, image, to_image), models_dir, tile_set)
     again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
     if again:
         for i in again:
             faces[i].orient = (faces[i].orient + 2) % 4
-        p2, _, proto2 = _read_crops(_reader_crops([faces[i] for i in again], image, to_image), models_dir, tile_set)
+        p2, _, say2 = _read_crops(_reader_crops([faces[i] for i in again], image, to_image), models_dir, tile_set)
         for j, i in enumerate(again):
             if p2[j].max() >= probs[i].max():
                 probs[i] = p2[j]
-                if proto is not None:
-                    proto[i] = proto2[j]
+                if say is not None:
+                    say.take(i, say2, j)
             else:
                 faces[i].orient = (faces[i].orient + 2) % 4
     detail = detail or Detail(image, to_image)
     looked = detail.look(faces, probs, models_dir=models_dir)
     if tile_set is not None and looked:
-        probs[looked] = tile_set.blend(probs[looked], proto[looked])
+        probs[looked] = tile_set.blend(probs[looked], say.probs[looked])
     _reread_sideways(faces, probs, assign_within_counts(probs), image, to_image, models_dir, detail=detail,
-                     tile_set=tile_set)
+                     tile_set=tile_set, say=say)
     _settle_codes(faces, probs)
     return faces, probs
 
@@ -372,8 +394,13 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     before = [dict(vars(t)) for t in tiles]
     unknown_before = sum(t.role == "unknown" for t in tiles)
     trial = probs.copy()
+    say = None
+    if tile_set is not None:  # the set's word on these tiles as they lie now, to compare their turns with
+        _, _, now = _read_crops(_reader_crops([faces[i] for i in odd], image, to_image), models_dir, tile_set)
+        say = SetSay(np.zeros_like(probs), np.full(len(faces), np.inf, np.float32))
+        say.probs[odd], say.distance[odd] = now.probs, now.distance
     if not _reread_sideways(faces, trial, assign_within_counts(trial), image, to_image, models_dir,
-                            candidates=odd, detail=detail or Detail(image, to_image), tile_set=tile_set):
+                            candidates=odd, detail=detail or Detail(image, to_image), tile_set=tile_set, say=say):
         return seats
     _settle_codes(faces, trial)
     for t in tiles:

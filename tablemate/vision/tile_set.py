@@ -9,6 +9,17 @@ only comparable within one reader, so the file records the reader's sha256
 and a set learned for another reader is refused (enroll again after an
 update), as is a file that is missing or damaged.
 
+Why a discriminant and not plain cosine similarity: the reader's features
+were trained on other sets, and on a set whose faces look nothing like
+them most of the 192 directions vary as much within one face (light,
+outline, perspective) as between faces. The set's own crops show which
+directions do tell its faces apart: features are whitened by the spread
+of each face's jittered crops around its mean (shrunk towards a sphere,
+as 44 tiles are few), and a tile is as likely a face as it is near that
+face's mean there. The distance to the nearest face also says how much a
+crop looks like any tile of this set at all, which decides which way a
+tile lies when its face is one the reader never saw.
+
 The file is JSON (``<name>.tileset.json``), written atomically (a temporary
 file, then ``os.replace``) so a power cut leaves the old set or the new one,
 never half of one. A ``checksum`` over its content catches a damaged copy.
@@ -30,16 +41,41 @@ from .contract import READER_CLASSES
 from .errors import VisionError
 
 FORMAT = "tablemate-tile-set"
-VERSION = 1
+VERSION = 2   # 2: a discriminant (whitening and means) instead of cosine prototypes
 SUFFIX = ".tileset.json"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 
-#: Blend of prototype similarity and classifier (chosen on benchmarks/enrollment.py):
-#: prototype probabilities are softmax(cosine / TEMPERATURE); the blend is
-#: log p = (1 - WEIGHT) log max(p_classifier, FLOOR) + WEIGHT log p_prototype.
-TEMPERATURE = 0.05
+#: Blend of the set's say and the classifier's (both chosen per set at enrollment):
+#: the set's probabilities are softmax(-d^2 / (2 TEMPERATURE)) over the squared distances d^2
+#: to each face's mean in the whitened space; the blend is
+#: log p = (1 - WEIGHT) log max(p_classifier, FLOOR) + WEIGHT log p_set.
+TEMPERATURE = 4.0
 WEIGHT = 0.6
 FLOOR = 1e-3
+SHRINK = 0.1   # covariance shrunk this far towards a sphere of the same total spread
+
+
+def fit_discriminant(feats: np.ndarray, labels: np.ndarray, shrink: float = SHRINK) -> tuple[np.ndarray, np.ndarray]:
+    """(whitening matrix D x D, class means K x D in the whitened space) from features and labels 0..K-1.
+
+    Features are L2-normalised first, as at recognition. The within-class
+    covariance is pooled over all classes and shrunk towards a multiple of the
+    identity, so the inverse exists with few crops per face.
+    """
+    x = _unit(feats)
+    k = int(labels.max()) + 1
+    mu = np.stack([x[labels == c].mean(0) for c in range(k)])
+    w = x - mu[labels]
+    cov = w.T @ w / len(w)
+    cov = (1 - shrink) * cov + shrink * np.trace(cov) / len(cov) * np.eye(len(cov))
+    vals, vecs = np.linalg.eigh(cov)
+    whiten = (vecs / np.sqrt(np.maximum(vals, 1e-12))).T
+    return np.float32(whiten), np.float32(mu @ whiten.T)
+
+
+def _unit(e: np.ndarray) -> np.ndarray:
+    e = np.asarray(e, np.float32)
+    return e / np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-8)
 
 
 class TileSetError(VisionError):
@@ -53,8 +89,9 @@ class TileSet:
     name: str
     reader_sha256: str
     classes: tuple[str, ...]              # the faces with a prototype (``back`` included), READER_CLASSES order
-    prototypes: np.ndarray                # len(classes) x D, rows L2-normalised
-    turned: np.ndarray | None = None      # the same faces turned round (crops cut upside down)
+    prototypes: np.ndarray                # len(classes) x D, rows L2-normalised (mean features, for margins)
+    whiten: np.ndarray                    # D x D: features into the space where one face's crops scatter evenly
+    means: np.ndarray                     # 2 len(classes) x D there: each face upright, then turned round
     created: float = field(default_factory=time.time)
     tile_px: tuple[float, float] = (0.0, 0.0)   # face width, height in the rectified 640 px square
     tile_cm: tuple[float, float] | None = None  # the same in cm, when the play area's side was given
@@ -62,6 +99,7 @@ class TileSet:
     back_bgr: tuple[int, int, int] = (0, 0, 0)
     margins: dict = field(default_factory=dict)  # code -> [margin, nearest code]
     bonus: bool = True
+    far: float = float("inf")             # a crop farther than this from every face is looked at turned a quarter
     temperature: float = TEMPERATURE
     weight: float = WEIGHT
 
@@ -69,22 +107,31 @@ class TileSet:
 
     def __post_init__(self) -> None:
         self.prototypes = np.asarray(self.prototypes, np.float32)
-        self.turned = self.prototypes if self.turned is None else np.asarray(self.turned, np.float32)
+        self.whiten = np.asarray(self.whiten, np.float32)
+        self.means = np.asarray(self.means, np.float32)
         self._index = np.array([READER_CLASSES.index(c) for c in self.classes])
 
-    def prototype_probs(self, emb: np.ndarray) -> np.ndarray:
-        """N x 43 probabilities from cosine similarity to the prototypes (0 for faces the set lacks).
+    def match(self, emb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N x 43 probabilities, N distances to the nearest face) for crops with features ``emb``.
 
-        Why zero: a set enrolled without flowers and seasons has none, so
-        nothing on its table is one.
+        Probabilities are 0 for faces the set lacks: a set enrolled without
+        flowers and seasons has none, so nothing on its table is one. The
+        distance (whitened units) is small for a crop that looks like one of
+        this set's tiles either way up, large for one cut sideways.
         """
-        e = np.asarray(emb, np.float32)
-        e = e / np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-8)
-        z = np.maximum(e @ self.prototypes.T, e @ self.turned.T) / self.temperature
-        z = np.exp(z - z.max(1, keepdims=True))
-        out = np.zeros((len(e), len(READER_CLASSES)), np.float32)
-        out[:, self._index] = z / z.sum(1, keepdims=True)
-        return out
+        z = _unit(emb) @ self.whiten.T
+        d2 = (z * z).sum(1, keepdims=True) - 2 * z @ self.means.T + (self.means * self.means).sum(1)
+        n = len(self.classes)
+        d2 = np.minimum(d2[:, :n], d2[:, n:])
+        nearest = d2.min(1, keepdims=True)
+        p = np.exp(-(d2 - nearest) / (2 * self.temperature))
+        out = np.zeros((len(z), len(READER_CLASSES)), np.float32)
+        out[:, self._index] = p / p.sum(1, keepdims=True)
+        return out, np.sqrt(np.maximum(nearest[:, 0], 0))
+
+    def prototype_probs(self, emb: np.ndarray) -> np.ndarray:
+        """N x 43 probabilities of the set's faces (``match`` without the distances)."""
+        return self.match(emb)[0]
 
     def blend(self, probs: np.ndarray, proto: np.ndarray) -> np.ndarray:
         """The classifier's probabilities and the prototypes' as one log-linear blend (rows sum to 1).
@@ -110,13 +157,12 @@ class TileSet:
             "created_iso": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.created)),
             "reader_sha256": self.reader_sha256, "classes": list(self.classes),
             "dim": int(self.prototypes.shape[1]),
-            "prototypes": [[round(float(v), 6) for v in row] for row in self.prototypes],
-            "turned": [[round(float(v), 6) for v in row] for row in self.turned],
+            "prototypes": _rows(self.prototypes), "whiten": _rows(self.whiten), "means": _rows(self.means),
             "tile_px": [round(float(v), 2) for v in self.tile_px],
             "tile_cm": None if self.tile_cm is None else [round(float(v), 2) for v in self.tile_cm],
             "area_cm": self.area_cm, "back_bgr": [int(v) for v in self.back_bgr],
             "margins": {k: [round(float(m), 4), n] for k, (m, n) in self.margins.items()},
-            "bonus": self.bonus, "temperature": self.temperature, "weight": self.weight,
+            "bonus": self.bonus, "far": round(float(self.far), 4), "temperature": self.temperature, "weight": self.weight,
         }
         body["checksum"] = _checksum(body)
         return body
@@ -142,6 +188,10 @@ class TileSet:
     def back_hex(self) -> str:
         b, g, r = self.back_bgr
         return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _rows(a: np.ndarray) -> list[list[float]]:
+    return [[float(f"{v:.6g}") for v in row] for row in np.asarray(a, np.float64)]
 
 
 class _suppress:
@@ -170,19 +220,23 @@ def parse(data: object, path: Path) -> TileSet:
     try:
         classes = tuple(data["classes"])
         protos = np.asarray(data["prototypes"], np.float32)
-        turned = np.asarray(data["turned"], np.float32)
-        if (protos.ndim != 2 or turned.shape != protos.shape or protos.shape != (len(classes), int(data["dim"])) or not set(classes) <= set(READER_CLASSES)
-                or "back" not in classes or not np.isfinite(protos).all()):
+        whiten = np.asarray(data["whiten"], np.float32)
+        means = np.asarray(data["means"], np.float32)
+        dim = int(data["dim"])
+        if (protos.shape != (len(classes), dim) or whiten.shape != (dim, dim) or means.shape != (2 * len(classes), dim)
+                or not set(classes) <= set(READER_CLASSES) or "back" not in classes
+                or not all(np.isfinite(a).all() for a in (protos, whiten, means))):
             raise ValueError
         order = sorted(range(len(classes)), key=lambda i: READER_CLASSES.index(classes[i]))
         return TileSet(
             name=str(data["name"]), reader_sha256=str(data["reader_sha256"]),
-            classes=tuple(classes[i] for i in order), prototypes=protos[order], turned=turned[order], created=float(data["created"]),
+            classes=tuple(classes[i] for i in order), prototypes=protos[order], whiten=whiten,
+            means=means[order + [len(classes) + i for i in order]], created=float(data["created"]),
             tile_px=tuple(float(v) for v in data["tile_px"]),
             tile_cm=None if data.get("tile_cm") is None else tuple(float(v) for v in data["tile_cm"]),
             area_cm=data.get("area_cm"), back_bgr=tuple(int(v) for v in data["back_bgr"]),
             margins={k: (float(m), str(n)) for k, (m, n) in data.get("margins", {}).items()},
-            bonus=bool(data.get("bonus", True)), temperature=float(data["temperature"]), weight=float(data["weight"]))
+            bonus=bool(data.get("bonus", True)), far=float(data["far"]), temperature=float(data["temperature"]), weight=float(data["weight"]))
     except (KeyError, TypeError, ValueError, IndexError):
         raise _damaged(path) from None
 

@@ -168,7 +168,8 @@ def test_a_set_without_flowers_and_seasons_is_learned_from_its_short_grid(tmp_pa
 
 def test_a_set_made_for_other_models_asks_for_the_grid_again(tmp_path, grids, rigs):
     folder, cal = grids["right"]
-    old = TileSet("home", "0" * 64, ("back",), np.ones((1, 4), np.float32))
+    old = TileSet("home", "0" * 64, ("back",), np.ones((1, 4), np.float32), np.eye(4, dtype=np.float32),
+                  np.ones((2, 4), np.float32))
     old.save(tmp_path / "sets" / "home.tileset.json")
     r = rigs(tmp_path, folder=folder, calibration=cal, tile_set_name="home")
     r.app.start()

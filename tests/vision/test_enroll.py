@@ -76,7 +76,11 @@ def test_a_damaged_set_file_and_one_for_other_models_are_refused(learned, tmp_pa
 
 
 def test_a_set_reads_an_unseen_look_better():
-    """Abstract faces the reader never saw: with the learned set more tiles are read right (against the truth)."""
+    """Abstract faces the reader never saw: with the learned set nearly every tile is read right (against the truth).
+
+    The reader alone misreads many of them; the set's discriminant and
+    its choice of which way round a tile lies read all but a few.
+    """
     look = 777
     img, _, cal = render_grid(look, look_seed=look, tile_cm=2.2, image_size=SIZE, face_style="abstract")
     ts = _enroll(img, cal).tile_set
@@ -91,4 +95,6 @@ def test_a_set_reads_an_unseen_look_better():
         return sum(min(want.count(k), got.count(k)) for k in set(want))
     before = right(recognize_array(timg, SIZE, 1.0, c))
     after = right(recognize_array(timg, SIZE, 1.0, c, tile_set=ts))
-    assert after >= before + 10
+    n = sum(t["face_up"] for t in gt["tiles"])
+    print(f"abstract set: {before} -> {after} of {n}")
+    assert after >= 0.97 * n and after >= before + 10
