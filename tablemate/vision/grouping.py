@@ -87,6 +87,8 @@ class Seen:
     #: How far the tile lies turned in its box (radians, ``vision.straighten``), measured once per tile:
     #: the angle is the same in every picture of it and after a quarter turn, and reading asks for it often.
     tilt: float | None = None
+    #: How sure the detector was that a tile lies here (its heatmap peak); ``confidence`` becomes the reading's.
+    heat: float = 1.0
 
     def extent_u(self, side: str) -> float:
         """Extent along the seat's row direction."""

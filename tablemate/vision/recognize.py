@@ -168,7 +168,7 @@ def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
         if DET_CLASSES[int(cls[y, x])] != "standing":
             w, h, o = upright_outline(w, h, orient[:, y, x])
         out.append(Seen((x + dx) * DET_STRIDE, (y + dy) * DET_STRIDE, max(w, 2.0), max(h, 2.0), o,
-                        DET_CLASSES[int(cls[y, x])], "back", float(m[y, x])))
+                        DET_CLASSES[int(cls[y, x])], "back", float(m[y, x]), heat=float(m[y, x])))
     return one_outline_per_tile(out)
 
 
@@ -232,6 +232,7 @@ class SetSay:
 
 
 UNSURE = 0.5  # a reading below this is tried again turned a quarter
+FAINT = 0.5   # with a learned set, an outline this faint and far from all its faces is dropped
 NEARER = 0.9  # with a learned set, a turned crop is taken when this much nearer to one of its faces
 SECOND_LOOK_MAX = 12  # tiles given a second look after grouping, least sure first (bounds the time)
 
@@ -342,8 +343,11 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     tells them apart (on held-out looks it turned no true back face up).
     Tiles that may be flowers or seasons get a closer look in ``detail``
     (``image`` itself when no sharper picture is at hand). ``tile_set``: a
-    learned set whose prototypes are blended into every reading, and again
-    after the bonus reader's say (the player's own flowers count too).
+    learned set whose say is blended into every reading, and again after the
+    bonus reader's (the player's own flowers count too); with it, a faint
+    outline that looks like none of the set's tiles either way round is
+    dropped (a patch of a light mat beside big tiles), and the faces kept
+    are returned.
     """
     faces = [t for t in tiles if t.state != "standing"]
     if not faces:
@@ -368,6 +372,9 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
         probs[looked] = tile_set.blend(probs[looked], say.probs[looked])
     _reread_sideways(faces, probs, assign_within_counts(probs), image, to_image, models_dir, detail=detail,
                      tile_set=tile_set, say=say)
+    if tile_set is not None:  # a faint outline that looks like none of the set's tiles is the mat, not a tile
+        keep = [i for i, t in enumerate(faces) if not (t.heat < FAINT and say.distance[i] > tile_set.far)]
+        faces, probs = [faces[i] for i in keep], probs[keep]
     _settle_codes(faces, probs)
     return faces, probs
 
@@ -477,6 +484,8 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     zoom = 1.0 if detail is None else detail.shape[1] / image.shape[1]
     closer = Detail(image if detail is None else detail, np.diag([zoom, zoom, 1.0]) @ to_image)
     faces, probs = read(tiles, image, to_image, models_dir, closer, tile_set)
+    kept = {id(t) for t in faces}
+    tiles = [t for t in tiles if t.state == "standing" or id(t) in kept]
     tm["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     seats = _group_with_second_look(tiles, faces, probs, image, to_image, models_dir, closer, tile_set)

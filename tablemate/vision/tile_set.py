@@ -1,9 +1,9 @@
 """A learned tile set (docs/enrollment.md): the file, where it lives, and how recognition uses it.
 
-Why a file of prototypes: enrollment runs on the Pi with the runtime's own
-libraries, so it learns no weights. It keeps, per face, the mean of the
-reader's pooled features (``embedding``) over several jittered crops of the
-player's own tile; recognition then asks how close each tile is to each of
+Why a file and no weights: enrollment runs on the Pi with the runtime's own
+libraries, so it trains nothing. It keeps, per face, where the reader's
+pooled features (``embedding``) of the player's own tile fall, jittered and
+turned round; recognition then asks how near each tile lies to each of
 the set's faces and blends that with the trained classifier. Features are
 only comparable within one reader, so the file records the reader's sha256
 and a set learned for another reader is refused (enroll again after an
