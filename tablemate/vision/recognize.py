@@ -232,7 +232,10 @@ class SetSay:
 
 
 UNSURE = 0.5  # a reading below this is tried again turned a quarter
-FAINT = 0.5   # with a learned set, an outline this faint and far from all its faces is dropped
+FAR = 1.5     # with a learned set, a tile this many times farther from every face than the grid's crops is unsure
+FAINT = 0.5   # with a learned set, an outline this faint and farther from all its faces than the grid's crops is dropped ...
+MATLIKE = 0.8  # ... as is one this faint read as a back but not of the set's back colour
+BACK_DELTA_E = 30.0  # CIE76 colour difference beyond which a middle is not the set's back
 NEARER = 0.9  # with a learned set, a turned crop is taken when this much nearer to one of its faces
 SECOND_LOOK_MAX = 12  # tiles given a second look after grouping, least sure first (bounds the time)
 
@@ -257,7 +260,7 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
     back = len(READER_CLASSES) - 1
     sure = probs[np.arange(len(faces)), chosen]
     if candidates is None:
-        far = np.zeros(len(faces), bool) if say is None else say.distance > tile_set.far
+        far = np.zeros(len(faces), bool) if say is None else say.distance > FAR * tile_set.spread
         candidates = [i for i in range(len(faces)) if sure[i] < UNSURE or far[i]]
     unsure = [i for i in candidates if chosen[i] != back]
     if not unsure:
@@ -333,6 +336,20 @@ class Detail:
                                        models_dir, limit)
 
 
+def _not_the_sets_back(ts: list[Seen], image: np.ndarray, to_image: np.ndarray, back_bgr) -> list[bool]:
+    """For outlines read as backs: is the middle of each clearly not the learned set's back colour?
+
+    Why colour: the reader was trained to read tiles whatever their colours
+    (colour-swapped crops), so to it a bare patch of mat or the gap between
+    two dark tiles looks like any plain back; the set knows its back's colour.
+    """
+    quads = _quads([Seen(t.cx, t.cy, t.w * 0.5, t.h * 0.5, t.orient, t.state) for t in ts], to_image)
+    mids = np.uint8([[np.median(crop_tile(image, q, margin=0.0, size=(8, 10)).reshape(-1, 3), 0) for q in quads]])
+    lab = cv2.cvtColor(mids, cv2.COLOR_BGR2LAB).astype(np.float32)[0] * [100 / 255, 1, 1]
+    ref = cv2.cvtColor(np.uint8([[back_bgr]]), cv2.COLOR_BGR2LAB).astype(np.float32)[0, 0] * [100 / 255, 1, 1]
+    return (np.linalg.norm(lab - ref, axis=1) > BACK_DELTA_E).tolist()
+
+
 def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None, detail: Detail | None = None,
          tile_set=None):
     """Read every lying tile (in place): code, confidence, and orientation fixed if it was upside down.
@@ -373,7 +390,12 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     _reread_sideways(faces, probs, assign_within_counts(probs), image, to_image, models_dir, detail=detail,
                      tile_set=tile_set, say=say)
     if tile_set is not None:  # a faint outline that looks like none of the set's tiles is the mat, not a tile
-        keep = [i for i, t in enumerate(faces) if not (t.heat < FAINT and say.distance[i] > tile_set.far)]
+        keep = [i for i, t in enumerate(faces) if not (t.heat < FAINT and say.distance[i] > tile_set.spread)]
+        back = READER_CLASSES.index("back")
+        unsure_backs = [i for i in keep if probs[i].argmax() == back and faces[i].heat < MATLIKE]
+        if unsure_backs:
+            wrong = _not_the_sets_back([faces[i] for i in unsure_backs], image, to_image, tile_set.back_bgr)
+            keep = [i for i in keep if i not in {j for j, w in zip(unsure_backs, wrong) if w}]
         faces, probs = [faces[i] for i in keep], probs[keep]
     _settle_codes(faces, probs)
     return faces, probs

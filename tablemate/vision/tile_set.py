@@ -99,7 +99,7 @@ class TileSet:
     back_bgr: tuple[int, int, int] = (0, 0, 0)
     margins: dict = field(default_factory=dict)  # code -> [margin, nearest code]
     bonus: bool = True
-    far: float = float("inf")             # a crop farther than this from every face is looked at turned a quarter
+    spread: float = float("inf")          # the grid's own crops lie this near their face (99th percentile)
     temperature: float = TEMPERATURE
     weight: float = WEIGHT
 
@@ -162,7 +162,7 @@ class TileSet:
             "tile_cm": None if self.tile_cm is None else [round(float(v), 2) for v in self.tile_cm],
             "area_cm": self.area_cm, "back_bgr": [int(v) for v in self.back_bgr],
             "margins": {k: [round(float(m), 4), n] for k, (m, n) in self.margins.items()},
-            "bonus": self.bonus, "far": round(float(self.far), 4), "temperature": self.temperature, "weight": self.weight,
+            "bonus": self.bonus, "spread": round(float(self.spread), 4), "temperature": self.temperature, "weight": self.weight,
         }
         body["checksum"] = _checksum(body)
         return body
@@ -236,7 +236,7 @@ def parse(data: object, path: Path) -> TileSet:
             tile_cm=None if data.get("tile_cm") is None else tuple(float(v) for v in data["tile_cm"]),
             area_cm=data.get("area_cm"), back_bgr=tuple(int(v) for v in data["back_bgr"]),
             margins={k: (float(m), str(n)) for k, (m, n) in data.get("margins", {}).items()},
-            bonus=bool(data.get("bonus", True)), far=float(data["far"]), temperature=float(data["temperature"]), weight=float(data["weight"]))
+            bonus=bool(data.get("bonus", True)), spread=float(data["spread"]), temperature=float(data["temperature"]), weight=float(data["weight"]))
     except (KeyError, TypeError, ValueError, IndexError):
         raise _damaged(path) from None
 

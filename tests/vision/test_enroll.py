@@ -117,3 +117,20 @@ def test_with_the_set_the_bare_mat_beside_big_tiles_is_no_tile():
     got = np.array([np.mean(t["corners"], 0) for t in with_set["tiles"]])
     for t in gt["tiles"]:  # every true tile has an outline on it (a tile is about 50 px wide here)
         assert np.linalg.norm(got - np.mean(t["corners"], 0), axis=1).min() < 15
+
+
+def test_with_the_set_a_gap_between_dark_tiles_is_no_back():
+    """Abstract dark-faced tiles with light backs: faint outlines on the gaps between them read as backs
+    to the reader (which reads tiles whatever their colour); the set knows its back colour and drops
+    them, and no real tile is lost."""
+    look = 953_650
+    img, _, cal = render_grid(look, look_seed=look, tile_cm=3.5, area_cm=85.0, image_size=SIZE, face_style="abstract")
+    ts = _enroll(img, cal).tile_set
+    layout = random_layout(np.random.default_rng(look + 2), "scoring")
+    timg, gt, tcal = render_table(layout, look + 2, look_seed=look, tile_cm=3.5, area_cm=85.0, image_size=SIZE,
+                                  face_style="abstract")
+    with_set = recognize_array(timg, SIZE, 1.0, parse_calibration(tcal), tile_set=ts)
+    assert len(with_set["tiles"]) == len(gt["tiles"])
+    got = np.array([np.mean(t["corners"], 0) for t in with_set["tiles"]])
+    for t in gt["tiles"]:
+        assert np.linalg.norm(got - np.mean(t["corners"], 0), axis=1).min() < 15
