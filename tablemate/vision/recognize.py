@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from . import bonus_look
+from . import bonus_look, tile_colours
 from .autocalibrate import find_calibration
 from .calibration import Calibration, check_fits, load_calibration
 from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_SCALE, crop_tile, detector_blob,
@@ -343,11 +343,28 @@ def _not_the_sets_back(ts: list[Seen], image: np.ndarray, to_image: np.ndarray, 
     (colour-swapped crops), so to it a bare patch of mat or the gap between
     two dark tiles looks like any plain back; the set knows its back's colour.
     """
-    quads = _quads([Seen(t.cx, t.cy, t.w * 0.5, t.h * 0.5, t.orient, t.state) for t in ts], to_image)
-    mids = np.uint8([[np.median(crop_tile(image, q, margin=0.0, size=(8, 10)).reshape(-1, 3), 0) for q in quads]])
-    lab = cv2.cvtColor(mids, cv2.COLOR_BGR2LAB).astype(np.float32)[0] * [100 / 255, 1, 1]
-    ref = cv2.cvtColor(np.uint8([[back_bgr]]), cv2.COLOR_BGR2LAB).astype(np.float32)[0, 0] * [100 / 255, 1, 1]
-    return (np.linalg.norm(lab - ref, axis=1) > BACK_DELTA_E).tolist()
+    lab = tile_colours.middle_lab(image, _quads(ts, to_image))
+    return (np.linalg.norm(lab - tile_colours.lab_of([back_bgr])[0], axis=1) > BACK_DELTA_E).tolist()
+
+
+def _face_up_by_colour(faces: list[Seen], probs: np.ndarray, image: np.ndarray, to_image: np.ndarray) -> None:
+    """Tiles read as backs that are blank white dragons by colour are read as white dragons (in place).
+
+    (``tile_colours``: a blank white dragon looks like a back to the reader.)
+    """
+    back = READER_CLASSES.index("back")
+    is_back = probs.argmax(1) == back
+    if not is_back.any() or is_back.all():
+        return
+    white = READER_CLASSES.index("P")
+    share = probs[:, white] / np.maximum(1 - probs[:, back], 1e-9)
+    blank = (share >= tile_colours.BLANK) & (np.array([t.heat for t in faces]) >= tile_colours.FOUND)
+    if not (is_back & blank).any():
+        return
+    lab = tile_colours.middle_lab(image, _quads(faces, to_image))
+    for i in np.nonzero(tile_colours.face_up_by_colour(lab, is_back, probs.max(1) >= tile_colours.SURE, blank))[0]:
+        probs[i, back] = 0.0
+        probs[i] /= max(float(probs[i].sum()), 1e-12)
 
 
 def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None, detail: Detail | None = None,
@@ -397,6 +414,7 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
             wrong = _not_the_sets_back([faces[i] for i in unsure_backs], image, to_image, tile_set.back_bgr)
             keep = [i for i in keep if i not in {j for j, w in zip(unsure_backs, wrong) if w}]
         faces, probs = [faces[i] for i in keep], probs[keep]
+    _face_up_by_colour(faces, probs, image, to_image)
     _settle_codes(faces, probs)
     return faces, probs
 

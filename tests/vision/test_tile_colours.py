@@ -1,0 +1,44 @@
+"""Blank white dragons told from backs by colour (vision/tile_colours.py), on the table's own colours."""
+from __future__ import annotations
+
+import numpy as np
+
+from tablemate.vision.tile_colours import face_up_by_colour, lab_of, middle_lab
+
+GREEN_BACK, IVORY, DARK_INK = (60, 120, 40), (200, 235, 245), (40, 40, 40)
+
+
+def _table(extra_lab):
+    """Five sure backs (green), five sure faces (ivory), then the tiles in question."""
+    lab = np.concatenate([lab_of([GREEN_BACK] * 5), lab_of([IVORY] * 5), np.float32(extra_lab)])
+    is_back = np.array([True] * 5 + [False] * 5 + [True] * len(extra_lab))
+    sure = np.array([True] * 10 + [False] * len(extra_lab))
+    return lab, is_back, sure
+
+
+def test_an_ivory_tile_read_as_a_back_lies_face_up_and_a_green_one_does_not():
+    lab, is_back, sure = _table(lab_of([IVORY, GREEN_BACK, (70, 130, 50)]))
+    up = face_up_by_colour(lab, is_back, sure, np.ones(len(lab), bool))
+    assert up.tolist() == [False] * 10 + [True, False, False]
+
+
+def test_only_where_the_reader_saw_a_white_dragon():
+    lab, is_back, sure = _table(lab_of([IVORY]))
+    blank = np.zeros(len(lab), bool)
+    assert not face_up_by_colour(lab, is_back, sure, blank).any()
+
+
+def test_a_set_with_ivory_backs_cannot_be_told_by_colour():
+    lab = lab_of([IVORY] * 10 + [IVORY])
+    is_back = np.array([True] * 5 + [False] * 5 + [True])
+    sure = np.array([True] * 10 + [False])
+    assert not face_up_by_colour(lab, is_back, sure, np.ones(11, bool)).any()
+
+
+def test_the_middle_colour_is_the_ground_not_the_ink():
+    img = np.zeros((100, 100, 3), np.uint8)
+    img[:] = IVORY
+    img[40:60, 30:70] = DARK_INK                      # a big dark stroke across the middle
+    quad = np.float64([[[20, 10], [80, 10], [80, 90], [20, 90]]])
+    got = middle_lab(img, quad)[0]
+    assert np.linalg.norm(got - lab_of([IVORY])[0]) < 3
