@@ -18,8 +18,8 @@ from .contract import crop_tile
 SURE = 0.9          # readings this sure show the table's back colour and face ground
 MIN_SURE = 3        # ... when at least this many of each are at hand
 APART = 25.0        # colours this far apart (CIE76) are not one: backs' and faces' ground, a tile's and the backs'
-BLANK = 0.6         # a back-read tile whose best face holds this share of the rest is taken for a white dragon ...
-FOUND = 0.6         # ... when the detector found it at least this surely
+BLANK = 0.85        # a back-read tile whose best face holds this share of the rest is taken for a white dragon ...
+FOUND = 0.75        # ... when the detector found it at least this surely
 
 
 def middle_lab(image: np.ndarray, quads: np.ndarray) -> np.ndarray:
