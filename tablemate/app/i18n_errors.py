@@ -238,6 +238,7 @@ _ERRORS = Keyed([
     msg("sets.missing", "there is no tile set named {name} in {folder}; enroll it with 'tablemate enroll IMAGE "
                         "--name {name2}'"),
     msg("sets.damaged", "the tile set file {path} is damaged or not a tile set; enroll the set again"),
+    msg("sets.older", "the tile set file {path} was made by an older tablemate; enroll the set again"),
     msg("sets.other_models", "the tile set {name} was learned for other models (the reader has been updated); "
                              "enroll the set again"),
     msg("sets.bad_name", "'{name}' is not a usable set name (use 1-40 letters, digits, - or _)"),

@@ -215,6 +215,8 @@ def parse(data: object, path: Path) -> TileSet:
     """A TileSet from a file's parsed JSON, or TileSetError if anything is off."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _damaged(path)
+    if isinstance(data.get("version"), int) and data["version"] < VERSION:
+        raise TileSetError(f"the tile set file {path} was made by an older tablemate; enroll the set again")
     if data.get("version") != VERSION or data.get("checksum") != _checksum(data):
         raise _damaged(path)
     try:

@@ -73,6 +73,11 @@ def test_a_damaged_set_file_and_one_for_other_models_are_refused(learned, tmp_pa
         load_file(path)
     with pytest.raises(TileSetError, match="no tile set named nope"):
         load_set("nope", tmp_path)
+    data = learned.tile_set.to_json()
+    data["version"] = 1                         # a set learned before the discriminant (cosine prototypes)
+    path.write_text(json.dumps(data))
+    with pytest.raises(TileSetError, match="made by an older tablemate; enroll the set again"):
+        load_file(path)
 
 
 def test_a_set_reads_an_unseen_look_better():
