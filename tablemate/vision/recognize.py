@@ -242,7 +242,8 @@ SECOND_LOOK_MAX = 12  # tiles given a second look after grouping, least sure fir
 
 def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, image: np.ndarray,
                      to_image: np.ndarray, models_dir, candidates: list[int] | None = None,
-                     detail: Detail | None = None, tile_set=None, say: SetSay | None = None) -> bool:
+                     detail: Detail | None = None, tile_set=None, say: SetSay | None = None,
+                     turned_reads: dict | None = None) -> bool:
     """Read unsure tiles again turned by a quarter either way, or round; keep a sure reading if one comes.
 
     Unsure: below ``UNSURE`` for the code the set's counts allow (a tile whose
@@ -275,6 +276,8 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
     if detail is not None:
         detail.look(turned, p2, models_dir=models_dir, limit=len(turned))
     for j, (cand, alt, i) in enumerate(zip(p2, turned, owner)):
+        if turned_reads is not None:
+            turned_reads.setdefault(i, []).append(cand)
         if cand.argmax() == back:
             continue
         if say is None:
@@ -419,6 +422,28 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     return faces, probs
 
 
+def _add_alternatives(t: Seen, reads: list[np.ndarray]) -> None:
+    """Codes the tile's turned readings give some weight join its alternatives (best first, after its own).
+
+    Why: a claimed tile lies turned, and its crop cut the wrong way may be
+    read confidently as something else while the right turn gives its true
+    code only a fair chance; as an alternative, grouping may take that code
+    when it alone completes the meld (``grouping._meld_or_one_fix``).
+    """
+    have = {c for c, _ in t.alternatives}
+    best: dict[str, float] = {}
+    for p in reads:
+        for k in np.argsort(-p)[:4]:
+            code = READER_CLASSES[int(k)]
+            if code != "back" and code not in have and p[k] >= MIN_TURNED_ALTERNATIVE:
+                best[code] = max(best.get(code, 0.0), float(p[k]))
+    extra = sorted(best.items(), key=lambda kv: -kv[1])
+    t.alternatives = t.alternatives[:1] + tuple(sorted(t.alternatives[1:] + tuple(extra), key=lambda kv: -kv[1]))
+
+
+MIN_TURNED_ALTERNATIVE = 0.05  # a turned reading's code this likely may complete a meld
+
+
 def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndarray, image: np.ndarray,
                             to_image: np.ndarray, models_dir=None, detail: Detail | None = None,
                             tile_set=None) -> dict:
@@ -429,7 +454,8 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     3p on its side as a flower); its meld then makes no meld. Tiles left
     ``unknown`` and tiles taken for flowers (the misread lands there) get
     the sideways reads an unsure tile gets (a reading changes only for a
-    surer one), and the table is grouped again if any reading changed; the
+    surer one, and the turned readings' codes become alternatives a meld may
+    take), and the table is grouped again; the
     new grouping is kept only if it leaves fewer tiles unknown, so a sideways
     read of an unfamiliar flower cannot trade one guess for another.
     """
@@ -446,10 +472,14 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
         _, _, now = _read_crops(_reader_crops([faces[i] for i in odd], image, to_image), models_dir, tile_set)
         say = SetSay(np.zeros_like(probs), np.full(len(faces), np.inf, np.float32))
         say.probs[odd], say.distance[odd] = now.probs, now.distance
+    turned_reads: dict[int, list[np.ndarray]] = {}
     if not _reread_sideways(faces, trial, assign_within_counts(trial), image, to_image, models_dir,
-                            candidates=odd, detail=detail or Detail(image, to_image), tile_set=tile_set, say=say):
+                            candidates=odd, detail=detail or Detail(image, to_image), tile_set=tile_set, say=say,
+                            turned_reads=turned_reads) and not turned_reads:
         return seats
     _settle_codes(faces, trial)
+    for i, reads in turned_reads.items():
+        _add_alternatives(faces[i], reads)
     for t in tiles:
         t.role, t.group, t.side = "unknown", 0, ""
     again = group_tiles(tiles, DET_SIZE)
