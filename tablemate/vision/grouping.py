@@ -256,9 +256,11 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
         return seats
     unit = unit_width(tiles)
     zone_w = zone_width(size, unit)
-    for t in tiles:
-        d = {"bottom": size - t.cy, "right": size - t.cx, "top": t.cy, "left": t.cx}
+    dists = [{"bottom": size - t.cy, "right": size - t.cx, "top": t.cy, "left": t.cx} for t in tiles]
+    for t, d in zip(tiles, dists):
         t.side = _zone_side(t, d, zone_w * unit)
+    _corner_tiles_join_their_row(tiles, dists, zone_w * unit, unit)
+    for t, d in zip(tiles, dists):
         f, r = FRAMES[t.side]
         t.v = d[t.side] / unit
         centre = np.array([t.cx - size / 2, t.cy - size / 2])
@@ -351,6 +353,39 @@ def _zone_side(t: Seen, dist: dict, zone: float) -> str:
         vertical = not vertical
     along_y = {"bottom", "top"}
     return first if (first in along_y) == vertical else second
+
+
+def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: float, unit: float) -> None:
+    """A face-up tile in a corner joins the seat whose row it ends, when exactly one seat's row is beside it.
+
+    Why: ``_zone_side`` goes by the tile's length, but a claimed tile lies
+    turned a quarter, its length along its own seat's edge; at the end of a
+    meld row that reaches into the corner (large tiles) it would go to the
+    neighbour. A tile lying in line with another seat's tiles (as deep from
+    that edge, the next tile along) belongs to that row.
+    """
+    def ambiguous(d):
+        near = sorted(d, key=d.get)
+        return d[near[1]] <= zone and {near[0], near[1]} not in ({"bottom", "top"}, {"left", "right"}), near[:2]
+    corner = [(i, near) for i, d in enumerate(dists) for amb, near in [ambiguous(d)] if amb]
+    for i, near in corner:
+        t = tiles[i]
+        if t.state != "face_up":
+            continue
+        beside = []
+        for s in near:
+            along = "cx" if s in ("bottom", "top") else "cy"
+            beside.append(any(
+                j != i and u.side == s and u.state != "standing"
+                and abs(dists[j][s] - dists[i][s]) < ROW_DEPTH_W * unit
+                and abs(getattr(u, along) - getattr(t, along)) < ROW_NEXT_W * unit
+                for j, u in enumerate(tiles)))
+        if beside.count(True) == 1:
+            t.side = near[beside.index(True)]
+
+
+ROW_DEPTH_W = 0.6   # a tile in line with a row lies this near its depth from the edge (tile widths) ...
+ROW_NEXT_W = 1.9    # ... and this near the next tile along it (a turned tile is about 1.4 widths long)
 
 
 def _discard_side(t: Seen, size: float, unit: float) -> str:

@@ -207,3 +207,21 @@ def test_a_sure_stray_reading_is_not_set_aside_to_make_melds():
     b = group_tiles(seen, SIZE)["bottom"]
     assert b["melds"] == [], "a tile read surely is evidence, not noise"
     assert stray.role == "unknown"
+
+
+def test_a_claimed_tile_ending_a_meld_row_in_the_corner_stays_with_its_row():
+    """Big tiles (3.5 cm): the bottom meld row reaches the left corner, where its claimed tile lies turned,
+    its length along the bottom edge as the left seat's tiles lie; it is in line with the bottom row."""
+    w, h = 26, 35
+
+    def up(code, x, y):
+        return Seen(x, y, w, h, 0, "face_up", code)
+    y = SIZE - 62
+    claimed = Seen(22, y + 4, w, h, 1, "face_up", "4m")
+    tiles = [claimed, up("4m", 53.5, y), up("4m", 79.5, y)]
+    tiles += [up(c, 140 + 27 * i, y) for i, c in enumerate(["2p"] * 3 + ["6s"] * 3)]
+    tiles += [up(c, 200 + 27 * i, SIZE - 20) for i, c in enumerate(["1m", "2m", "3m", "E", "E", "E", "W"])]
+    seats = group_tiles(tiles, SIZE)
+    assert claimed.side == "bottom"
+    assert {"kind": "pung", "tiles": ["4m"] * 3, "exposed": True} in seats["bottom"]["melds"]
+    assert seats["left"]["melds"] == [] and seats["left"]["concealed"] == []
