@@ -383,8 +383,11 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     learned set whose say is blended into every reading, and again after the
     bonus reader's (the player's own flowers count too); with it, a faint
     outline that looks like none of the set's tiles either way round is
-    dropped (a patch of a light mat beside big tiles), and the faces kept
-    are returned.
+    dropped (a patch of a light mat beside big tiles), as is a faint one
+    read as a back whose middle is not the set's back colour (the gap
+    between two dark tiles). With or without a set, a tile read as a back
+    that the table's colours show to be a blank white dragon is read as one
+    (``tile_colours``). Returns the faces kept and their probabilities.
     """
     faces = [t for t in tiles if t.state != "standing"]
     if not faces:
@@ -455,9 +458,9 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     ``unknown`` and tiles taken for flowers (the misread lands there) get
     the sideways reads an unsure tile gets (a reading changes only for a
     surer one, and the turned readings' codes become alternatives a meld may
-    take), and the table is grouped again; the
-    new grouping is kept only if it leaves fewer tiles unknown, so a sideways
-    read of an unfamiliar flower cannot trade one guess for another.
+    take), and the table is grouped again; the new grouping is kept only if
+    it leaves fewer tiles unknown, so a sideways read of an unfamiliar
+    flower cannot trade one guess for another.
     """
     seats = group_tiles(tiles, DET_SIZE)
     odd = [i for i, t in enumerate(faces) if t.state == "face_up" and t.side and t.role in ("unknown", "flower")]
