@@ -283,6 +283,8 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
         for row in [r for r in rows if _is_wall_row(r)]:  # the wall, pushed near this seat on a small table
             rows.remove(row)
             zone_wall += row
+        for row in [r for r in rows if len(r) == 1 and r[0].code == "back"]:
+            rows.remove(row)  # a lone back in a row of its own: a stray outline on the mat, never the hand row
         for i, row in enumerate(rows):
             mean_v = float(np.mean([t.v for t in row]))
             is_hand = (not seats[side]["hand_hidden"]) and i == 0 and (len(rows) > 1 or mean_v <= HAND_ROW_MAX_W)

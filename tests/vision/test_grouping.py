@@ -225,3 +225,15 @@ def test_a_claimed_tile_ending_a_meld_row_in_the_corner_stays_with_its_row():
     assert claimed.side == "bottom"
     assert {"kind": "pung", "tiles": ["4m"] * 3, "exposed": True} in seats["bottom"]["melds"]
     assert seats["left"]["melds"] == [] and seats["left"]["concealed"] == []
+
+
+def test_a_lone_back_outline_nearest_the_edge_is_not_taken_for_the_hand_row():
+    """A stray outline on the mat between a revealed hand and the table's edge, read as a back, lies in a row
+    of its own nearest the edge; the hand row is still the revealed hand."""
+    def up(code, x, y):
+        return Seen(x, y, 20, 27, 0, "face_up", code)
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "N"]
+    tiles = [up(c, 150 + 21 * i, SIZE - 30) for i, c in enumerate(hand)]
+    stray = Seen(200, SIZE - 8, 20, 27, 0, "face_down", "back")
+    seats = group_tiles(tiles + [stray], SIZE)
+    assert seats["bottom"]["concealed"] == hand and stray.role == "unknown"
