@@ -28,6 +28,7 @@ from ..vision.autocalibrate import find_calibration
 from ..vision.calibration import FOUND_REACH, Calibration, check_fits, parse_calibration
 from ..vision.calibration_keeper import CalibrationKeeper
 from ..vision.errors import VisionError
+from .memory import give_back
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,16 @@ class FrameVision:
             self.keeper.kept = _load(self.store)
 
     def __call__(self, image: np.ndarray) -> dict:
-        """The recognition of one camera image; flowers and seasons are read from it at full size."""
+        """The recognition of one camera image; flowers and seasons are read from it at full size.
+
+        Freed memory is handed back after each image (``app.memory``).
+        """
+        try:
+            return self._recognize(image)
+        finally:
+            give_back()
+
+    def _recognize(self, image: np.ndarray) -> dict:
         from ..vision.recognize import empty_recognition, recognize_array
 
         h, w = image.shape[:2]
