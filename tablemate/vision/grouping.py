@@ -313,6 +313,7 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
             break
         in_wall += more
         discards = [t for t in discards if t not in more]
+    _diagonal_discards_join_their_row(discards, size, unit)
     for side in SIDES:
         mine = [t for t in discards if t.side == side]
         if not mine:
@@ -404,6 +405,34 @@ def _discard_side(t: Seen, size: float, unit: float) -> str:
     facing = ORIENT_SIDE.get(t.orient, nearest)
     dist = {"bottom": size - t.cy, "right": size - t.cx, "top": t.cy, "left": t.cx}[facing]
     return facing if dist <= size / 2 + unit else nearest
+
+
+def _diagonal_discards_join_their_row(discards: list[Seen], size: float, unit: float) -> None:
+    """A discard near a diagonal joins the seat whose discard row it continues, when exactly one does.
+
+    Why: near a diagonal ``_discard_side`` goes by the way the tile faces,
+    and a tile read sideways (unsure, misread) faces the wrong seat; but
+    discards lie in rows, and the next tile of a seat's row lies as far
+    from the centre as that row and one tile along it.
+    """
+    def axes(t):
+        x, y = t.cx - size / 2, t.cy - size / 2
+        return {"bottom": (y, x), "top": (-y, x), "right": (x, y), "left": (-x, y)}  # side -> (depth, along)
+
+    near = [t for t in discards if abs(abs(t.cx - size / 2) - abs(t.cy - size / 2)) <= DIAGONAL_W * unit]
+    for t in near:
+        x, y = t.cx - size / 2, t.cy - size / 2
+        candidates = ("right" if x > 0 else "left", "bottom" if y > 0 else "top")
+        mine = axes(t)
+        beside = []
+        for s in candidates:
+            d, a = mine[s]
+            beside.append(any(
+                u is not t and u.side == s
+                and abs(axes(u)[s][0] - d) < ROW_DEPTH_W * unit and abs(axes(u)[s][1] - a) < ROW_NEXT_W * unit
+                for u in discards))
+        if beside.count(True) == 1:
+            t.side = candidates[beside.index(True)]
 
 
 def _in_the_wall(t: Seen, wall: list[Seen], unit: float) -> bool:

@@ -237,3 +237,18 @@ def test_a_lone_back_outline_nearest_the_edge_is_not_taken_for_the_hand_row():
     stray = Seen(200, SIZE - 8, 20, 27, 0, "face_down", "back")
     seats = group_tiles(tiles + [stray], SIZE)
     assert seats["bottom"]["concealed"] == hand and stray.role == "unknown"
+
+
+def test_a_discard_on_the_diagonal_read_sideways_joins_the_row_it_continues():
+    """The top seat's discard row runs up to the diagonal; its last tile was read turned a quarter, as if
+    facing the right seat. It lies one tile along top's row, as deep from the centre, so it is top's."""
+    c = SIZE / 2
+
+    def discard(x, y, orient):
+        return Seen(c + x, c + y, 20, 27, orient, "face_up", "5p")
+    top_row = [discard(x, -60, 2) for x in (-40, -20, 0, 20, 40)]
+    last = discard(60, -60, 3)                          # on the diagonal, facing right by its reading
+    right_row = [discard(100, y, 3) for y in (-20, 0, 20)]
+    seats = group_tiles(top_row + [last] + right_row, SIZE)
+    assert last.side == "top"
+    assert len(seats["top"]["discards"]) == 6 and len(seats["right"]["discards"]) == 3
