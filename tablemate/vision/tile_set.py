@@ -129,10 +129,6 @@ class TileSet:
         out[:, self._index] = p / p.sum(1, keepdims=True)
         return out, np.sqrt(np.maximum(nearest[:, 0], 0))
 
-    def prototype_probs(self, emb: np.ndarray) -> np.ndarray:
-        """N x 43 probabilities of the set's faces (``match`` without the distances)."""
-        return self.match(emb)[0]
-
     def blend(self, probs: np.ndarray, proto: np.ndarray) -> np.ndarray:
         """The classifier's probabilities and the prototypes' as one log-linear blend (rows sum to 1).
 
@@ -147,7 +143,7 @@ class TileSet:
 
     def read(self, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """Blended N x 43 probabilities for crops the reader gave ``probs`` and ``emb``."""
-        return self.blend(probs, self.prototype_probs(emb))
+        return self.blend(probs, self.match(emb)[0])
 
     # --- the file ----------------------------------------------------------------------------------------
 
