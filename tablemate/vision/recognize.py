@@ -234,7 +234,7 @@ class SetSay:
 UNSURE = 0.5  # a reading below this is tried again turned a quarter
 FAR = 1.5     # with a learned set, a tile this many times farther from every face than the grid's crops is unsure
 FAINT = 0.5   # with a learned set, an outline this faint and farther from all its faces than the grid's crops is dropped ...
-MATLIKE = 0.8  # ... as is one this faint read as a back but not of the set's back colour
+FAINT_BACK = 0.8  # ... as is one this faint read as a back but not of the set's back colour
 BACK_DELTA_E = 30.0  # CIE76 colour difference beyond which a middle is not the set's back
 NEARER = 0.9  # with a learned set, a turned crop is taken when this much nearer to one of its faces
 SECOND_LOOK_MAX = 12  # tiles given a second look after grouping, least sure first (bounds the time)
@@ -387,11 +387,12 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     read as a back whose middle is not the set's back colour (the gap
     between two dark tiles). With or without a set, a tile read as a back
     that the table's colours show to be a blank white dragon is read as one
-    (``tile_colours``). Returns the faces kept and their probabilities.
+    (``tile_colours``). Returns the faces kept, their probabilities and the
+    set's say on them as they now lie (None without a set).
     """
     faces = [t for t in tiles if t.state != "standing"]
     if not faces:
-        return faces, np.zeros((0, len(READER_CLASSES)), np.float32)
+        return faces, np.zeros((0, len(READER_CLASSES)), np.float32), None
 
     probs, flip, say = _read_crops(_reader_crops(faces, image, to_image), models_dir, tile_set)
     again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
@@ -415,14 +416,14 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     if tile_set is not None:  # a faint outline that looks like none of the set's tiles is the mat, not a tile
         keep = [i for i, t in enumerate(faces) if not (t.heat < FAINT and say.distance[i] > tile_set.spread)]
         back = READER_CLASSES.index("back")
-        unsure_backs = [i for i in keep if probs[i].argmax() == back and faces[i].heat < MATLIKE]
+        unsure_backs = [i for i in keep if probs[i].argmax() == back and faces[i].heat < FAINT_BACK]
         if unsure_backs:
             wrong = _not_the_sets_back([faces[i] for i in unsure_backs], image, to_image, tile_set.back_bgr)
             keep = [i for i in keep if i not in {j for j, w in zip(unsure_backs, wrong) if w}]
-        faces, probs = [faces[i] for i in keep], probs[keep]
+        faces, probs, say = [faces[i] for i in keep], probs[keep], SetSay(say.probs[keep], say.distance[keep])
     _face_up_by_colour(faces, probs, image, to_image)
     _settle_codes(faces, probs)
-    return faces, probs
+    return faces, probs, say
 
 
 def _add_alternatives(t: Seen, reads: list[np.ndarray]) -> None:
@@ -449,7 +450,7 @@ MIN_TURNED_ALTERNATIVE = 0.05  # a turned reading's code this likely may complet
 
 def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndarray, image: np.ndarray,
                             to_image: np.ndarray, models_dir=None, detail: Detail | None = None,
-                            tile_set=None) -> dict:
+                            tile_set=None, say: SetSay | None = None) -> dict:
     """Group the tiles; tiles of a seat that fit no convention are read again turned a quarter.
 
     Why: a claimed tile lies turned, and when the detector outlines it as an
@@ -460,7 +461,8 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     surer one, and the turned readings' codes become alternatives a meld may
     take), and the table is grouped again; the new grouping is kept only if
     it leaves fewer tiles unknown, so a sideways read of an unfamiliar
-    flower cannot trade one guess for another.
+    flower cannot trade one guess for another. ``say``: the learned set's
+    word on the faces as ``read`` left them, to compare their turns with.
     """
     seats = group_tiles(tiles, DET_SIZE)
     odd = [i for i, t in enumerate(faces) if t.state == "face_up" and t.side and t.role in ("unknown", "flower")]
@@ -470,11 +472,6 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     before = [dict(vars(t)) for t in tiles]
     unknown_before = sum(t.role == "unknown" for t in tiles)
     trial = probs.copy()
-    say = None
-    if tile_set is not None:  # the set's word on these tiles as they lie now, to compare their turns with
-        _, _, now = _read_crops(_reader_crops([faces[i] for i in odd], image, to_image), models_dir, tile_set)
-        say = SetSay(np.zeros_like(probs), np.full(len(faces), np.inf, np.float32))
-        say.probs[odd], say.distance[odd] = now.probs, now.distance
     turned_reads: dict[int, list[np.ndarray]] = {}
     if not _reread_sideways(faces, trial, assign_within_counts(trial), image, to_image, models_dir,
                             candidates=odd, detail=detail or Detail(image, to_image), tile_set=tile_set, say=say,
@@ -556,12 +553,12 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     lay_down_centre_tiles(tiles, DET_SIZE)
     zoom = 1.0 if detail is None else detail.shape[1] / image.shape[1]
     closer = Detail(image if detail is None else detail, np.diag([zoom, zoom, 1.0]) @ to_image)
-    faces, probs = read(tiles, image, to_image, models_dir, closer, tile_set)
+    faces, probs, say = read(tiles, image, to_image, models_dir, closer, tile_set)
     kept = {id(t) for t in faces}
     tiles = [t for t in tiles if t.state == "standing" or id(t) in kept]
     tm["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    seats = _group_with_second_look(tiles, faces, probs, image, to_image, models_dir, closer, tile_set)
+    seats = _group_with_second_look(tiles, faces, probs, image, to_image, models_dir, closer, tile_set, say)
     to_full = np.linalg.inv(cal.homography(DET_SIZE, 1.0))
     out_tiles = []
     for t in tiles:
