@@ -68,14 +68,17 @@ class DemoTable:
         self.web.stop.set()
         self.thread.join(30)
 
+    def __enter__(self) -> "DemoTable":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
-    t = DemoTable(tmp_path_factory.mktemp("demo"), misread=MISREAD)
-    try:
+    with DemoTable(tmp_path_factory.mktemp("demo"), misread=MISREAD) as t:
         yield t
-    finally:
-        t.close()
 
 
 @pytest.fixture(scope="module")

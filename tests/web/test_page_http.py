@@ -21,11 +21,8 @@ from .conftest import DemoTable, wait_until
 
 @pytest.fixture(scope="module")
 def quiet_table(tmp_path_factory):
-    t = DemoTable(tmp_path_factory.mktemp("demo-http"))
-    try:
+    with DemoTable(tmp_path_factory.mktemp("demo-http")) as t:
         yield t
-    finally:
-        t.close()
 
 
 def session(table, lang="en"):

@@ -23,11 +23,8 @@ LOST = "Camera lost: the table is trying to reconnect. Showing the last picture.
 
 @pytest.fixture(scope="module")
 def playing(tmp_path_factory):
-    t = DemoTable(tmp_path_factory.mktemp("demo-play"), replay=True)
-    try:
+    with DemoTable(tmp_path_factory.mktemp("demo-play"), replay=True) as t:
         yield t
-    finally:
-        t.close()
 
 
 def frame_seq(page) -> int:
