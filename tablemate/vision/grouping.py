@@ -373,18 +373,27 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
     corner = [(i, near) for i, d in enumerate(dists) for amb, near in [ambiguous(d)] if amb]
     for i, near in corner:
         t = tiles[i]
-        if t.state != "face_up":
-            continue
-        beside = []
-        for s in near:
-            along = "cx" if s in ("bottom", "top") else "cy"
-            beside.append(any(
-                j != i and u.side == s and u.state != "standing"
-                and abs(dists[j][s] - dists[i][s]) < ROW_DEPTH_W * unit
-                and abs(getattr(u, along) - getattr(t, along)) < ROW_NEXT_W * unit
-                for j, u in enumerate(tiles)))
-        if beside.count(True) == 1:
-            t.side = near[beside.index(True)]
+        if t.state == "face_up":
+            t.side = _row_beside(t, near, tiles, unit) or t.side
+
+
+def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> str | None:
+    """The one of ``sides`` whose row (among ``others``) ``t`` lies in line with, or None if none or both.
+
+    In line: as deep from that side's edge as one of its lying tiles, and the
+    next tile along the edge from it.
+    """
+    def depth_along(u: Seen, side: str) -> tuple[float, float]:
+        return (u.cy, u.cx) if side in ("bottom", "top") else (u.cx, u.cy)
+
+    beside = []
+    for side in sides:
+        d, a = depth_along(t, side)
+        if any(u is not t and u.side == side and u.state != "standing"
+               and abs(depth_along(u, side)[0] - d) < ROW_DEPTH_W * unit
+               and abs(depth_along(u, side)[1] - a) < ROW_NEXT_W * unit for u in others):
+            beside.append(side)
+    return beside[0] if len(beside) == 1 else None
 
 
 ROW_DEPTH_W = 0.6   # a tile in line with a row lies this near its depth from the edge (tile widths) ...
@@ -415,24 +424,10 @@ def _diagonal_discards_join_their_row(discards: list[Seen], size: float, unit: f
     discards lie in rows, and the next tile of a seat's row lies as far
     from the centre as that row and one tile along it.
     """
-    def axes(t):
+    for t in discards:
         x, y = t.cx - size / 2, t.cy - size / 2
-        return {"bottom": (y, x), "top": (-y, x), "right": (x, y), "left": (-x, y)}  # side -> (depth, along)
-
-    near = [t for t in discards if abs(abs(t.cx - size / 2) - abs(t.cy - size / 2)) <= DIAGONAL_W * unit]
-    for t in near:
-        x, y = t.cx - size / 2, t.cy - size / 2
-        candidates = ("right" if x > 0 else "left", "bottom" if y > 0 else "top")
-        mine = axes(t)
-        beside = []
-        for s in candidates:
-            d, a = mine[s]
-            beside.append(any(
-                u is not t and u.side == s
-                and abs(axes(u)[s][0] - d) < ROW_DEPTH_W * unit and abs(axes(u)[s][1] - a) < ROW_NEXT_W * unit
-                for u in discards))
-        if beside.count(True) == 1:
-            t.side = candidates[beside.index(True)]
+        if abs(abs(x) - abs(y)) <= DIAGONAL_W * unit:
+            t.side = _row_beside(t, ("right" if x > 0 else "left", "bottom" if y > 0 else "top"), discards, unit) or t.side
 
 
 def _in_the_wall(t: Seen, wall: list[Seen], unit: float) -> bool:
