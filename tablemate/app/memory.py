@@ -6,8 +6,10 @@ buffers). glibc's allocator keeps what was freed for reuse, scattered, so
 the service's resident memory creeps up frame after frame (86 MB of models
 and libraries grew to 180 MB after eight 2304x1296 frames here) and a 12 MP
 still on top of that pushed the appliance past 300 MB. ``malloc_trim``
-returns the free pages (the same eight frames then leave 106 MB) for about
-a millisecond. Elsewhere than glibc this does nothing.
+returns the free pages (the same eight frames then leave 106 MB); the call
+takes well under a millisecond, and the next frame pays a few milliseconds
+to take pages back (frame to turn 52 -> about 60 ms,
+benchmarks/appliance_latency.py). Elsewhere than glibc this does nothing.
 """
 from __future__ import annotations
 

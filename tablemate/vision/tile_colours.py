@@ -4,9 +4,9 @@ Why colour: the reader was trained to read tiles whatever their colours
 (colour-swapped and greyed crops), so a blank or framed white dragon looks
 to it much like a plain back. But one table has one set: its backs share a
 colour and its faces share an ivory ground, and the many tiles the reader
-is sure of show both. A tile read as a back, whose best face otherwise is the white dragon and
-whose middle is clearly not the backs' colour but nearer the faces'
-ground, lies face up.
+is sure of show both. A tile read as a back, whose best face otherwise is
+the white dragon and whose middle is clearly not the backs' colour but
+nearer the faces' ground, lies face up.
 """
 from __future__ import annotations
 
