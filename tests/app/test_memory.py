@@ -20,11 +20,12 @@ libc = ctypes.CDLL(ctypes.util.find_library("c"))
 libc.malloc.restype = ctypes.c_void_p
 libc.free.argtypes = [ctypes.c_void_p]
 # 3000 blocks of 64 KB (below glibc's mmap threshold: on its heap), written so they are resident,
-# then one block kept alive above them: freed, the heap cannot shrink past it.
+# then one more block kept alive above them: freed, the heap cannot shrink past it. The pin is as
+# big as the blocks so it comes from the heap's top (a small one could land in a free hole below).
 blocks = [libc.malloc(64 * 1024) for _ in range(3000)]
 for b in blocks:
     ctypes.memset(b, 1, 64 * 1024)
-pin = libc.malloc(64)
+pin = libc.malloc(64 * 1024)
 before = rss()
 for b in blocks:
     libc.free(b)
