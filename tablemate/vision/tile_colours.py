@@ -13,13 +13,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .contract import crop_tile
 
 SURE = 0.9          # readings this sure show the table's back colour and face ground
 MIN_SURE = 3        # ... when at least this many of each are at hand
 APART = 25.0        # colours this far apart (CIE76) are not one: backs' and faces' ground, a tile's and the backs'
 BLANK = 0.85        # a back-read tile whose best face holds this share of the rest is taken for a white dragon ...
 FOUND = 0.75        # ... when the detector found it at least this surely
+MAT_NEAR = 10.0     # an outline whose middle lies this near the mat's colour ...
+MAT_APART = 2.0     # ... and this many times nearer it than any tile colour of the table is bare mat
 
 
 def middle_lab(image: np.ndarray, quads: np.ndarray) -> np.ndarray:
@@ -27,16 +28,50 @@ def middle_lab(image: np.ndarray, quads: np.ndarray) -> np.ndarray:
 
     Why the lighter half: a face's ink is darker than its ground, so this is
     the ground's colour for a busy face as for a blank one, and a plain
-    back's colour for a back (``image`` is BGR).
+    back's colour for a back (``image`` is BGR). The middle is sampled at
+    8 x 10 points, all tiles at once: every outline of every frame is measured.
     """
     if len(quads) == 0:
         return np.zeros((0, 3), np.float32)
-    c = quads.mean(1, keepdims=True)
-    crops = np.stack([crop_tile(image, c[k] + (q - c[k]) * 0.5, margin=0.0, size=(8, 10)).reshape(-1, 3)
-                      for k, q in enumerate(quads)])
-    lab = lab_of(crops.reshape(-1, 3)).reshape(len(quads), -1, 3)
-    light = lab[:, :, 0] >= np.median(lab[:, :, 0], axis=1, keepdims=True)
-    return np.float32([np.median(t[m], 0) for t, m in zip(lab, light)])
+    q = np.asarray(quads, np.float64)
+    q = q.mean(1, keepdims=True) + (q - q.mean(1, keepdims=True)) * 0.5
+    u, v = np.meshgrid((np.arange(8) + 0.5) / 8, (np.arange(10) + 0.5) / 10)
+    u, v = u.reshape(1, -1, 1), v.reshape(1, -1, 1)
+    pts = ((1 - u) * (1 - v) * q[:, None, 0] + u * (1 - v) * q[:, None, 1] + u * v * q[:, None, 2]
+           + (1 - u) * v * q[:, None, 3])
+    h, w = image.shape[:2]
+    x = np.clip(pts[..., 0].astype(int), 0, w - 1)
+    y = np.clip(pts[..., 1].astype(int), 0, h - 1)
+    lab = lab_of(image[y, x].reshape(-1, 3)).reshape(len(q), -1, 3)
+    light = np.argsort(lab[:, :, 0], axis=1)[:, lab.shape[1] // 2:]
+    return np.float32(np.median(np.take_along_axis(lab, light[..., None], axis=1), axis=1))
+
+
+def mat_lab(image: np.ndarray, to_image: np.ndarray, area_px: int) -> np.ndarray:
+    """CIE Lab of the mat: the median colour over the play area (``area_px`` square in the rectified
+    frame ``to_image`` maps to ``image``), as tiles cover far less of it than the bare mat does."""
+    n = 64
+    grid = (np.mgrid[0:n, 0:n].reshape(2, -1).T[:, ::-1] + 0.5) * (area_px / n)
+    pts = cv2.perspectiveTransform(grid.reshape(-1, 1, 2).astype(np.float64), to_image).reshape(-1, 2)
+    h, w = image.shape[:2]
+    x = np.clip(pts[:, 0].astype(int), 0, w - 1)
+    y = np.clip(pts[:, 1].astype(int), 0, h - 1)
+    return np.median(lab_of(image[y, x]), 0)
+
+
+def mat_coloured(lab: np.ndarray, mat: np.ndarray, tile_colours: list[np.ndarray]) -> np.ndarray:
+    """Which middles (``middle_lab``) are the mat's colour and clearly no tile colour of the table.
+
+    Why: a light mat beside big tiles raises outlines the reader takes for
+    blank tiles or plain backs (it reads tiles whatever their colour), but
+    no tile's middle is the mat's own colour unless the set is that colour
+    too: then (a tile colour within 1.5 ``MAT_NEAR`` of the mat) nothing is.
+    """
+    to_mat = np.linalg.norm(lab - mat, axis=1)
+    if not tile_colours or min(np.linalg.norm(c - mat) for c in tile_colours) < MAT_NEAR * 1.5:
+        return np.zeros(len(lab), bool)
+    to_tiles = np.min([np.linalg.norm(lab - c, axis=1) for c in tile_colours], axis=0)
+    return (to_mat < MAT_NEAR) & (to_mat * MAT_APART < to_tiles)
 
 
 def lab_of(bgr) -> np.ndarray:

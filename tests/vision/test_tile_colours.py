@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tablemate.vision.tile_colours import face_up_by_colour, lab_of, middle_lab
+from tablemate.vision.tile_colours import face_up_by_colour, lab_of, mat_coloured, mat_lab, middle_lab
 
 GREEN_BACK, IVORY, DARK_INK = (60, 120, 40), (200, 235, 245), (40, 40, 40)
 
@@ -42,3 +42,24 @@ def test_the_middle_colour_is_the_ground_not_the_ink():
     quad = np.float64([[[20, 10], [80, 10], [80, 90], [20, 90]]])
     got = middle_lab(img, quad)[0]
     assert np.linalg.norm(got - lab_of([IVORY])[0]) < 3
+
+
+BEIGE_MAT = (150, 175, 190)
+
+
+def test_the_mat_colour_is_that_of_the_play_area_not_its_tiles_nor_the_floor():
+    img = np.zeros((300, 400, 3), np.uint8)              # a black floor around ...
+    img[50:250, 100:300] = BEIGE_MAT                     # ... a 200 px play area
+    img[60:100, 110:290] = IVORY                         # tiles on a fifth of it
+    to_image = np.float64([[200 / 96, 0, 100], [0, 200 / 96, 50], [0, 0, 1]])  # rectified 96 px -> image
+    assert np.linalg.norm(mat_lab(img, to_image, 96) - lab_of([BEIGE_MAT])[0]) < 1.0
+
+
+def test_an_outline_of_the_mats_colour_is_bare_mat_unless_the_tiles_share_it():
+    mat = lab_of([BEIGE_MAT])[0]
+    middles = lab_of([BEIGE_MAT, (152, 178, 188), IVORY, GREEN_BACK])
+    tiles = [lab_of([IVORY])[0], lab_of([GREEN_BACK])[0]]
+    assert mat_coloured(middles, mat, tiles).tolist() == [True, True, False, False]
+    # a set whose faces' ground is the mat's colour: nothing is taken for the mat
+    assert not mat_coloured(middles, mat, [lab_of([(155, 178, 192)])[0]]).any()
+    assert not mat_coloured(middles, mat, []).any()
