@@ -38,7 +38,8 @@ def describe(en) -> str:
              f"grid read right: {en.read_before}/{en.faces} by the trained reader, {en.read_after}/{en.faces} with the set",
              f"blend: prototype weight {ts.weight}, temperature {ts.temperature}",
              f"took {en.seconds:.1f} s",
-             "margin to the nearest other face (cosine; below 0 the set cannot tell them apart):"]
+             "margin to the nearest other face (1 - its distance to its own face / to the nearest other, "
+             "on grid crops the set was not fitted on; below 0 the set cannot tell them apart):"]
     for code in sorted(ts.margins, key=lambda c: ts.margins[c][0]):
         m, near = ts.margins[code]
         lines.append(f"  {code:>3}  {m:+.3f}  nearest {near}")

@@ -345,13 +345,8 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
                               kind="upside_down", code=code_at[i])
 
 
-def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str, ...], np.ndarray, dict]:
-    """(classes, L2-normalised mean features, code -> (margin, nearest code)).
-
-    The margin of a face is how much closer its least typical jittered crop
-    lies to its own mean than to any other face's (cosine): below zero
-    the set cannot tell that face apart, near zero it is the set's weak spot.
-    """
+def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str, ...], np.ndarray]:
+    """(classes, L2-normalised mean features of each face's jittered crops)."""
     codes = [exp[rc] for rc in rd.order]
     classes = tuple(c for c in READER_CLASSES if c in set(codes))
     je = rd.jitter_emb / np.linalg.norm(rd.jitter_emb, axis=2, keepdims=True)
@@ -359,18 +354,34 @@ def prototypes(rd: Readings, exp: dict[tuple[int, int], str]) -> tuple[tuple[str
     for c in classes:
         m = je[[i for i, x in enumerate(codes) if x == c]].reshape(-1, je.shape[2]).mean(0)
         protos.append(m / np.linalg.norm(m))
-    protos = np.float32(protos)
-    margins = {}
-    for i, c in enumerate(codes):
-        if c == "back" or c in margins:
+    return classes, np.float32(protos)
+
+
+def margins(rd: Readings, exp: dict, trial: TileSet) -> dict[str, tuple[float, str]]:
+    """code -> (margin, nearest other code): how clearly the set tells each face from its nearest neighbour.
+
+    Measured as recognition sees it, with the discriminant ``trial`` fitted
+    on the first half of the jittered crops, on the other half: for each
+    crop, 1 - (distance to its own face) / (distance to the nearest other
+    face); the margin is that of the face's least typical crop. Below 0
+    that crop lies nearer another face, so the set cannot tell the two
+    apart; near 1 the face stands clear of every other.
+    """
+    half = JITTERS // 2
+    out: dict[str, tuple[float, str]] = {}
+    for i, rc in enumerate(rd.order):
+        c = exp[rc]
+        if c == "back" or c in out:
             continue
-        k = classes.index(c)
-        s = je[i] @ protos.T
-        own = s[:, k].copy()
-        s[:, k] = -np.inf
-        worst = int(np.argmin(own - s.max(1)))
-        margins[c] = (float(own[worst] - s[worst].max()), classes[int(s[worst].argmax())])
-    return classes, protos, margins
+        d = trial.distances(rd.jitter_emb[i, half:])
+        k = trial.classes.index(c)
+        own = d[:, k].copy()
+        d[:, k] = np.inf
+        other = d.min(1)
+        m = 1 - own / np.maximum(other, 1e-9)
+        worst = int(np.argmin(m))
+        out[c] = (float(m[worst]), trial.classes[int(d[worst].argmin())])
+    return out
 
 
 def discriminant(rd: Readings, exp: dict, classes: tuple[str, ...], crops: slice = slice(None)):
@@ -391,7 +402,13 @@ TEMPERATURES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 WEIGHTS = (0.2, 0.4, 0.6, 0.8, 0.9, 1.0)
 
 
-def choose_blend(rd: Readings, exp: dict, classes: tuple[str, ...], protos: np.ndarray) -> tuple[float, float]:
+def half_discriminant(rd: Readings, exp: dict, classes: tuple[str, ...], protos: np.ndarray) -> TileSet:
+    """A trial set whose discriminant is fitted on the first half of the jittered crops (the rest test it)."""
+    whiten, means = discriminant(rd, exp, classes, slice(0, JITTERS // 2))
+    return TileSet("trial", "", classes, protos, whiten, means)
+
+
+def choose_blend(rd: Readings, exp: dict, half_fit: TileSet) -> tuple[float, float]:
     """(temperature, weight) of the blend that reads this set's own grid best, the set learned from half the crops.
 
     Why per set: the reader reads a set like those it was trained on better
@@ -407,7 +424,7 @@ def choose_blend(rd: Readings, exp: dict, classes: tuple[str, ...], protos: np.n
     """
     codes = [exp[rc] for rc in rd.order]
     half = JITTERS // 2
-    whiten, means = discriminant(rd, exp, classes, slice(0, half))
+    whiten, means = half_fit.whiten, half_fit.means
     test_e = np.concatenate([rd.jitter_emb[:, half:].reshape(-1, rd.jitter_emb.shape[2]),
                              rd.turned_emb[:, half:].reshape(-1, rd.turned_emb.shape[2])])
     test_p = rd.jitter_probs[:, half:].reshape(-1, rd.jitter_probs.shape[2])
@@ -416,7 +433,7 @@ def choose_blend(rd: Readings, exp: dict, classes: tuple[str, ...], protos: np.n
     best, choice = None, (TEMPERATURES[-1], WEIGHTS[0])
     for w in WEIGHTS:
         for t in reversed(TEMPERATURES):
-            ts = TileSet("trial", "", classes, protos, whiten, means, temperature=t, weight=w)
+            ts = TileSet("trial", "", half_fit.classes, half_fit.prototypes, whiten, means, temperature=t, weight=w)
             p = ts.read(test_p, test_e)
             score = (round(float((p.argmax(1) == want).mean()), 4),
                      round(float(np.log(p[np.arange(len(want)), want] + 1e-9).mean()), 2))
@@ -472,18 +489,19 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
     exp = expected_places(bonus)
     rd = read_places(grid, image, to_image, models_dir)
     check_grid(rd, exp)
-    classes, protos, margins = prototypes(rd, exp)
+    classes, protos = prototypes(rd, exp)
+    half_fit = half_discriminant(rd, exp, classes, protos)
     whiten, means = discriminant(rd, exp, classes)
     spread = float(np.quantile(TileSet("trial", "", classes, protos, whiten, means).match(
         rd.jitter_emb.reshape(-1, rd.jitter_emb.shape[2]))[1], 0.99))
-    temperature, weight = choose_blend(rd, exp, classes, protos)
+    temperature, weight = choose_blend(rd, exp, half_fit)
     faces = [i for i, rc in enumerate(rd.order) if exp[rc] != "back"]
     size = np.median(rd.sizes[faces], 0)
     ts = TileSet(name=name, reader_sha256=reader_sha256(models_dir), classes=classes, prototypes=protos,
                  whiten=whiten, means=means,
                  tile_px=(float(size[0]), float(size[1])),
                  tile_cm=None if not area_cm else (float(size[0] / DET_SIZE * area_cm), float(size[1] / DET_SIZE * area_cm)),
-                 area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image), margins=margins, bonus=bonus, spread=spread,
+                 area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image), margins=margins(rd, exp, half_fit), bonus=bonus, spread=spread,
                  temperature=temperature, weight=weight)
     want = np.array([READER_CLASSES.index(exp[rc]) for rc in rd.order])
     before = int((rd.probs.argmax(1) == want)[faces].sum())

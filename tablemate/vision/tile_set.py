@@ -89,7 +89,7 @@ class TileSet:
     name: str
     reader_sha256: str
     classes: tuple[str, ...]              # the faces with a prototype (``back`` included), READER_CLASSES order
-    prototypes: np.ndarray                # len(classes) x D, rows L2-normalised (mean features, for margins)
+    prototypes: np.ndarray                # len(classes) x D, rows L2-normalised (mean features)
     whiten: np.ndarray                    # D x D: features into the space where one face's crops scatter evenly
     means: np.ndarray                     # 2 len(classes) x D there: each face upright, then turned round
     created: float = field(default_factory=time.time)
@@ -97,7 +97,7 @@ class TileSet:
     tile_cm: tuple[float, float] | None = None  # the same in cm, when the play area's side was given
     area_cm: float | None = None
     back_bgr: tuple[int, int, int] = (0, 0, 0)
-    margins: dict = field(default_factory=dict)  # code -> [margin, nearest code]
+    margins: dict = field(default_factory=dict)  # code -> [margin, nearest code] (enroll.margins)
     bonus: bool = True
     spread: float = float("inf")          # the grid's own crops lie this near their face (99th percentile)
     temperature: float = TEMPERATURE
@@ -119,15 +119,19 @@ class TileSet:
         distance (whitened units) is small for a crop that looks like one of
         this set's tiles either way up, large for one cut sideways.
         """
+        d2 = self.distances(emb) ** 2
+        nearest = d2.min(1, keepdims=True)
+        p = np.exp(-(d2 - nearest) / (2 * self.temperature))
+        out = np.zeros((len(d2), len(READER_CLASSES)), np.float32)
+        out[:, self._index] = p / p.sum(1, keepdims=True)
+        return out, np.sqrt(nearest[:, 0])
+
+    def distances(self, emb: np.ndarray) -> np.ndarray:
+        """N x len(classes): each crop's whitened distance to each face's mean, upright or turned, the nearer."""
         z = _unit(emb) @ self.whiten.T
         d2 = (z * z).sum(1, keepdims=True) - 2 * z @ self.means.T + (self.means * self.means).sum(1)
         n = len(self.classes)
-        d2 = np.minimum(d2[:, :n], d2[:, n:])
-        nearest = d2.min(1, keepdims=True)
-        p = np.exp(-(d2 - nearest) / (2 * self.temperature))
-        out = np.zeros((len(z), len(READER_CLASSES)), np.float32)
-        out[:, self._index] = p / p.sum(1, keepdims=True)
-        return out, np.sqrt(np.maximum(nearest[:, 0], 0))
+        return np.sqrt(np.maximum(np.minimum(d2[:, :n], d2[:, n:]), 0))
 
     def blend(self, probs: np.ndarray, proto: np.ndarray) -> np.ndarray:
         """The classifier's probabilities and the prototypes' as one log-linear blend (rows sum to 1).

@@ -139,3 +139,32 @@ def test_with_the_set_a_gap_between_dark_tiles_is_no_back():
     got = np.array([np.mean(t["corners"], 0) for t in with_set["tiles"]])
     for t in gt["tiles"]:
         assert np.linalg.norm(got - np.mean(t["corners"], 0), axis=1).min() < 15
+
+
+def test_margins_name_faces_the_set_cannot_tell_apart():
+    """Margins as recognition tells faces apart (the discriminant, on crops it was not fitted on): a face
+    whose crops fall among another's has a margin near or below 0 and names it; a face apart is near 1."""
+    from tablemate.vision.enroll import JITTERS, Readings, half_discriminant, margins, prototypes
+    rng = np.random.default_rng(3)
+    d = 12
+    centre = {"1m": 0.0, "2m": 0.0, "3m": 3.0, "back": -3.0}    # 1m and 2m: the same face twice
+    order = [(0, k) for k in range(len(centre))]
+    exp = dict(zip(order, centre))
+
+    def crops(c, turned):
+        x = rng.normal(0, 0.1, (JITTERS, d))
+        x[:, 0] += 10.0                     # features are unit-normalised: keep them off the origin
+        x[:, 1] += c
+        x[:, 2] += 2.0 * turned
+        return x
+    up = np.stack([crops(c, 0) for c in centre.values()])
+    down = np.stack([crops(c, 1) for c in centre.values()])
+    n = len(order)
+    rd = Readings(order, np.zeros((n, 43)), np.zeros((n, 2)), up[:, 0], down[:, 0], up,
+                  np.zeros((n, JITTERS, 43)), down)
+    classes, protos = prototypes(rd, exp)
+    m = margins(rd, exp, half_discriminant(rd, exp, classes, protos))
+    assert set(m) == {"1m", "2m", "3m"}                 # the back has no margin
+    assert m["1m"][1] == "2m" and m["2m"][1] == "1m"
+    assert m["1m"][0] < 0.2 and m["2m"][0] < 0.2
+    assert m["3m"][0] > 0.8
