@@ -22,7 +22,7 @@ import sys
 
 from ..rules.errors import TablemateError
 from ..rules.hand import Hand
-from ..rules.match import WIND_NAMES, WINDS, MatchState, seat_changes
+from ..rules.match import WINDS, MatchState, seat_changes
 from ..rules.notation import parse_hand
 from ..rules.rulesets import RULE_SETS, score_hand
 from ..rules.settlement import split_options
@@ -30,7 +30,7 @@ from ..rules.tiles import Tile
 from .score import parse_options
 from ..app.export import write_csv
 from ..app.ledger import Ledger, Match, default_db_path
-from ..locale import known, ngettext
+from ..locale import gettext, known, ngettext
 
 WIN_FLAGS = ("last_tile", "last_wall_tile", "kong_replacement", "robbing_kong", "heavenly", "earthly")
 
@@ -104,32 +104,46 @@ def _dump(obj: object) -> None:
     print(json.dumps(obj, ensure_ascii=False, indent=2))
 
 
-def _describe(match: Match, lang: str = "en") -> str:
-    """The match as ``show`` and every change print it; the counts through the catalogs, so "1 hand played".
+def _rounds(lang: str) -> tuple[str, ...]:
+    return (gettext(lang, "East round"), gettext(lang, "South round"), gettext(lang, "West round"),
+            gettext(lang, "North round"))
 
-    Why ngettext: a count needs the plural form of the reader's language
-    (``--lang``/TABLEMATE_LANG), which an f-string with a fixed "hands" gets
-    wrong for one.
+
+def _side(lang: str, side: str) -> str:
+    return {"bottom": gettext(lang, "bottom"), "right": gettext(lang, "right"), "top": gettext(lang, "top"),
+            "left": gettext(lang, "left")}.get(side, side)
+
+
+def _describe(match: Match, lang: str = "en") -> str:
+    """The match as ``show`` and every change print it, in the player's language (``--lang``/TABLEMATE_LANG).
+
+    Why ngettext for the counts: a count needs the plural form of the
+    reader's language, which an f-string with a fixed "hands" gets wrong
+    for one.
     """
     st = match.state
     lang = known(lang)
     n = st.hands_played
-    lines = [f"Match {match.id}: {st.rules} (rules version {match.rules_version})"]
+    lines = [gettext(lang, "Match {id}: {rules} (rules version {version})").format(
+        id=match.id, rules=st.rules, version=match.rules_version)]
     if st.finished:
         lines.append(ngettext(lang, "Finished after {n} hand.", "Finished after {n} hands.", n).format(n=n))
     else:
-        total = " of 16" if st.rules == "mcr" else ""
+        hand = (gettext(lang, "Hand {number} of 16") if st.rules == "mcr" else gettext(lang, "Hand {number}"))
         played = ngettext(lang, "{n} hand played.", "{n} hands played.", n).format(n=n)
-        lines.append(f"Hand {st.hand_number}{total}, {WIND_NAMES[st.round]} round; {played}")
+        lines.append(f"{hand.format(number=st.hand_number)}, {_rounds(lang)[st.round]}; {played}")
         changes = seat_changes(st)
         if changes:
-            lines.append("Before this hand, change seats:")
-            lines += [f"  {st.players[c.player]} moves from {c.from_side} to {c.to_side}" for c in changes]
+            lines.append(gettext(lang, "Before this hand, change seats:"))
+            lines += ["  " + gettext(lang, "{player} moves from {from_side} to {to_side}").format(
+                player=st.players[c.player], from_side=_side(lang, c.from_side), to_side=_side(lang, c.to_side))
+                for c in changes]
     for p in sorted(range(4), key=lambda p: st.sides[p]):
-        dealer = "  (dealer)" if p == st.dealer and not st.finished else ""
-        fouls = f"  fouls {st.fouls[p]}" if st.fouls[p] else ""
-        lines.append(f"  {st.side(p):<6} {st.players[p]:<12} {st.seat_wind(p)} {st.standings[p]:+6d}{fouls}{dealer}")
-    lines.append(f"Position: {st.position}")
+        dealer = "  " + gettext(lang, "(dealer)") if p == st.dealer and not st.finished else ""
+        fouls = "  " + gettext(lang, "fouls {n}").format(n=st.fouls[p]) if st.fouls[p] else ""
+        lines.append(f"  {_side(lang, st.side(p)):<6} {st.players[p]:<12} {st.seat_wind(p)} "
+                     f"{st.standings[p]:+6d}{fouls}{dealer}")
+    lines.append(gettext(lang, "Position: {position}").format(position=st.position))
     return "\n".join(lines)
 
 
@@ -167,20 +181,22 @@ def run_record(args: argparse.Namespace) -> int:
         if args.json:
             _dump({"settlement": settlement.to_json(), "match": match.state.to_json(match.rules_version)})
             return 0
-        before = state
-        lines = [f"Hand {before.hand_number} recorded."]
+        before, lang = state, known(getattr(args, "lang", "en"))
+        lines = [gettext(lang, "Hand {number} recorded.").format(number=before.hand_number)]
         if settlement.winner is None:
-            lines.append("Drawn hand: nobody pays.")
+            lines.append(gettext(lang, "Drawn hand: nobody pays."))
         else:
             winner = before.players[before.seat_order[settlement.winner]]
             score = settlement.scores[settlement.winner]
-            lines.append(f"{winner} wins with {score.total if score else 0}.")
+            lines.append(gettext(lang, "{winner} wins with {points}.").format(
+                winner=winner, points=score.total if score else 0))
         for pay in settlement.payments:
             payer = before.players[before.seat_order[pay.payer]]
             payee = before.players[before.seat_order[pay.payee]]
-            lines.append(f"  {payer} pays {payee} {pay.amount}")
+            lines.append("  " + gettext(lang, "{payer} pays {payee} {amount}").format(
+                payer=payer, payee=payee, amount=pay.amount))
         print("\n".join(lines))
-        print(_describe(match, getattr(args, "lang", "en")))
+        print(_describe(match, lang))
         return 0
 
     return _guarded(work)
@@ -249,11 +265,15 @@ def run_penalty(args: argparse.Namespace) -> int:
                                "payments": [p.to_json() for p in pen.payments]},
                    "match": st.to_json(match.rules_version)})
             return 0
+        lang = known(getattr(args, "lang", "en"))
         if not pen.payments:
-            print(f"{args.player}: warning (foul {st.fouls[pen.player]}). The next foul costs.")
+            print(gettext(lang, "{player}: warning (foul {n}). The next foul costs.").format(
+                player=args.player, n=st.fouls[pen.player]))
         else:
-            print(f"{args.player} pays {pen.payments[0].amount} to each other player ({pen.kind.replace('_', ' ')}).")
-        print(_describe(match, getattr(args, "lang", "en")))
+            why = gettext(lang, "foul") if pen.kind == "foul" else gettext(lang, "false mahjong")
+            print(gettext(lang, "{player} pays {amount} to each other player ({why}).").format(
+                player=args.player, amount=pen.payments[0].amount, why=why))
+        print(_describe(match, lang))
         return 0
 
     return _guarded(work)
@@ -267,9 +287,12 @@ def run_undo(args: argparse.Namespace) -> int:
             _dump({"undone": {"seq": event.seq, "kind": event.kind, "hand_number": event.hand_number},
                    "match": match.state.to_json(match.rules_version)})
             return 0
-        what = f"hand {event.hand_number}" if event.kind == "hand" else "the last penalty"
-        print(f"Took back {what}.")
-        print(_describe(match, getattr(args, "lang", "en")))
+        lang = known(getattr(args, "lang", "en"))
+        if event.kind == "hand":
+            print(gettext(lang, "Took back hand {number}.").format(number=event.hand_number))
+        else:
+            print(gettext(lang, "Took back the last penalty."))
+        print(_describe(match, lang))
         return 0
 
     return _guarded(work)

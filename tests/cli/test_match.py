@@ -174,3 +174,25 @@ def test_the_count_of_hands_has_the_plural_of_its_language(tm, lang, none, one, 
         assert any(line.endswith("; " + said) for line in out.splitlines()), out
         code, out, _ = tm("match", "show", "--lang", lang)
         assert out.splitlines()[1].endswith("; " + said), out
+
+
+ENGLISH_WORDS = ("Match ", "Hand ", "round", "dealer", "Position", "recorded", " wins ", " pays ", "moves",
+                 "Took back", "warning", "rules version")
+
+
+def test_with_lang_de_every_line_of_the_score_sheet_is_german(tm):
+    """`match --lang de` printed the counts in German and all else in English."""
+    said = [tm("match", "new", "--rules", "mcr", "--players", *PLAYERS, "--lang", "de")[1]]
+    said.append(tm("match", "record", "--winner", "Anna", "--discarder", "Ben",
+                   "--hand", "Anna", "123m 456p 789s E [CCC] +E", "--lang", "de")[1])
+    for _ in range(3):
+        said.append(tm("match", "record", "--draw", "--lang", "de")[1])
+    said.append(tm("match", "penalty", "Ben", "--foul", "late-claim", "--lang", "de")[1])
+    said.append(tm("match", "undo", "--lang", "de")[1])
+    said.append(tm("match", "show", "--lang", "de")[1])
+    text = "".join(said)
+    assert "Partie 1: mcr (Regelversion 1)" in text and "(Geber)" in text and "Runde Ost" in text
+    assert "Anna gewinnt mit" in text and "Ben zahlt an Anna" in text and "Spiel 1 eingetragen." in text
+    assert "wechselt von unten nach rechts" in text and "Verwarnung (Foul 1)" in text
+    assert "Die letzte Strafe zurückgenommen." in text
+    assert [w for w in ENGLISH_WORDS if w in text] == []
