@@ -233,9 +233,7 @@ class SetSay:
 
 UNSURE = 0.5  # a reading below this is tried again turned a quarter
 FAR = 1.5     # with a learned set, a tile this many times farther from every face than the grid's crops is unsure
-FAINT = 0.5   # with a learned set, an outline this faint and farther from all its faces than the grid's crops is dropped ...
-FAINT_BACK = 0.8  # an outline this faint read as a back but not of the backs' colour (set's or wall's) is dropped
-BACK_DELTA_E = 30.0  # CIE76 colour difference beyond which a middle is not the backs' colour
+FAINT = tile_colours.FAINT  # with a learned set, an outline this faint and farther from all its faces than the grid's crops is dropped
 NEARER = 0.9  # with a learned set, a turned crop is taken when this much nearer to one of its faces
 SECOND_LOOK_MAX = 12  # tiles given a second look after grouping, least sure first (bounds the time)
 
@@ -339,64 +337,6 @@ class Detail:
                                        models_dir, limit)
 
 
-def _tile_colours(faces: list[Seen], probs: np.ndarray, lab: np.ndarray, tile_set):
-    """CIE Lab of the table's backs (the learned set's, else the middle of the backs the reader is sure of)
-    and of its faces' ground (the faces it is sure of); each None unless ``tile_colours.MIN_SURE`` clearly
-    found tiles show it (a table with no wall shows no backs' colour). ``lab``: each face's middle."""
-    back = READER_CLASSES.index("back")
-    sure = np.array([probs[i].max() >= tile_colours.SURE and t.heat >= FAINT_BACK for i, t in enumerate(faces)], bool)
-    is_back = probs.argmax(1) == back
-    backs, ground = (np.median(lab[m], 0) if m.sum() >= tile_colours.MIN_SURE else None
-                     for m in (sure & is_back, sure & ~is_back))
-    return (tile_colours.lab_of([tile_set.back_bgr])[0] if tile_set is not None else backs), ground
-
-
-def _faint_outlines_of_no_tiles_colour(faces: list[Seen], probs: np.ndarray, lab: np.ndarray, backs, ground) -> set[int]:
-    """Faint outlines whose middle (``lab``) is clearly not of the colour a tile read so would show: the mat.
-
-    Why colour: the reader was trained to read tiles whatever their colours
-    (colour-swapped crops), so to it the gap between two dark tiles looks
-    like a plain back or a faint face; the set, or the many tiles of the
-    table it is sure of, show the backs' and the faces' real colours
-    (``_tile_colours``). One read as a back (below ``FAINT_BACK``) must
-    have the backs' colour, unless its best face is surely the white dragon
-    (``tile_colours.BLANK``), which may have the faces' ground. One read as
-    a face must be fainter (below ``FAINT``), as a face painted boldly in
-    one colour has that colour in its middle, and is dropped only when far
-    from both: the gap beside a dark face may look like its ground.
-    """
-    if backs is None:
-        return set()
-    back, white = READER_CLASSES.index("back"), READER_CLASSES.index("P")
-    out = set()
-    for i, t in enumerate(faces):
-        as_back = probs[i].argmax() == back
-        if t.heat >= (FAINT_BACK if as_back else FAINT):
-            continue
-        blank = probs[i, white] >= tile_colours.BLANK * (1 - probs[i, back])  # perhaps a white dragon
-        near = [backs] if as_back and not blank else [backs] + ([ground] if ground is not None else [])
-        if min(np.linalg.norm(lab[i] - k) for k in near) > BACK_DELTA_E:
-            out.add(i)
-    return out
-
-
-def _face_up_by_colour(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray) -> None:
-    """Tiles read as backs that are blank white dragons by colour are read as white dragons (in place).
-
-    (``tile_colours``: a blank white dragon looks like a back to the reader.)
-    """
-    back = READER_CLASSES.index("back")
-    is_back = probs.argmax(1) == back
-    if not is_back.any() or is_back.all():
-        return
-    white = READER_CLASSES.index("P")
-    share = probs[:, white] / np.maximum(1 - probs[:, back], 1e-9)
-    blank = (share >= tile_colours.BLANK) & (heat >= tile_colours.FOUND)
-    for i in np.nonzero(tile_colours.face_up_by_colour(lab, is_back, probs.max(1) >= tile_colours.SURE, blank))[0]:
-        probs[i, back] = 0.0
-        probs[i] /= max(float(probs[i].sum()), 1e-12)
-
-
 def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None, detail: Detail | None = None,
          tile_set=None):
     """Read every lying tile (in place): code, confidence, and orientation fixed if it was upside down.
@@ -441,21 +381,17 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
         probs[looked] = tile_set.blend(probs[looked], say.probs[looked])
     _reread_sideways(faces, probs, assign_within_counts(probs), image, to_image, models_dir, detail=detail,
                      tile_set=tile_set, say=say)
+    heat = np.array([t.heat for t in faces])
     lab = tile_colours.middle_lab(image, _quads(faces, to_image))
-    backs, ground = _tile_colours(faces, probs, lab, tile_set)
-    mat = _faint_outlines_of_no_tiles_colour(faces, probs, lab, backs, ground)
-    # The bare mat reads as a plain back or a blank white dragon; no face has the mat's colour.
-    plain = np.isin(probs.argmax(1), [READER_CLASSES.index("back"), READER_CLASSES.index("P")])
-    on_mat = plain & tile_colours.mat_coloured(lab, tile_colours.mat_lab(image, to_image, DET_SIZE),
-                                               [c for c in (backs, ground) if c is not None])
-    mat |= set(np.nonzero(on_mat)[0].tolist())
+    mat = tile_colours.mat_outlines(probs, heat, lab, tile_colours.mat_lab(image, to_image, DET_SIZE),
+                                    None if tile_set is None else tile_colours.lab_of([tile_set.back_bgr])[0])
     if tile_set is not None:  # a faint outline that looks like none of the set's tiles is the mat, not a tile
         mat |= {i for i, t in enumerate(faces) if t.heat < FAINT and say.distance[i] > tile_set.spread}
     if mat:
         keep = [i for i in range(len(faces)) if i not in mat]
-        faces, probs, lab = [faces[i] for i in keep], probs[keep], lab[keep]
+        faces, probs, heat, lab = [faces[i] for i in keep], probs[keep], heat[keep], lab[keep]
         say = say and SetSay(say.probs[keep], say.distance[keep])
-    _face_up_by_colour(probs, np.array([t.heat for t in faces]), lab)
+    tile_colours.read_blank_backs_face_up(probs, heat, lab)
     _settle_codes(faces, probs)
     return faces, probs, say
 

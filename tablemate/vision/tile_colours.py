@@ -1,17 +1,22 @@
-"""The colours of tiles' middles, and what they say about face-up and face-down (blank white dragons).
+"""The colours of tiles' middles and of the mat, and what they say: face up or down, tile or bare mat.
 
 Why colour: the reader was trained to read tiles whatever their colours
 (colour-swapped and greyed crops), so a blank or framed white dragon looks
-to it much like a plain back. But one table has one set: its backs share a
-colour and its faces share an ivory ground, and the many tiles the reader
-is sure of show both. A tile read as a back, whose best face otherwise is
-the white dragon and whose middle is clearly not the backs' colour but
-nearer the faces' ground, lies face up.
+to it much like a plain back, and so do a patch of mat and the gap between
+two dark tiles. But one table has one set: its backs share a colour and its
+faces share an ivory ground, and the many tiles the reader is sure of show
+both; the play area shows the mat's. A tile read as a back, whose best face
+otherwise is the white dragon and whose middle is clearly not the backs'
+colour but nearer the faces' ground, lies face up (``face_up_by_colour``);
+an outline whose middle is no colour a tile read so would show is the mat
+(``mat_outlines``).
 """
 from __future__ import annotations
 
 import cv2
 import numpy as np
+
+from .contract import READER_CLASSES
 
 
 SURE = 0.9          # readings this sure show the table's back colour and face ground
@@ -19,6 +24,9 @@ MIN_SURE = 3        # ... when at least this many of each are at hand
 APART = 25.0        # colours this far apart (CIE76) are not one: backs' and faces' ground, a tile's and the backs'
 BLANK = 0.85        # a back-read tile whose best face holds this share of the rest is taken for a white dragon ...
 FOUND = 0.75        # ... when the detector found it at least this surely
+FAINT = 0.5         # an outline found this faintly, read as a face, is the mat if of no tile colour ...
+FAINT_BACK = 0.8    # ... as is one this faint read as a back but not of the backs' colour
+BACK_DELTA_E = 30.0  # CIE76 difference beyond which a middle is not the backs' colour (nor the faces' ground)
 MAT_NEAR = 10.0     # an outline whose middle lies this near the mat's colour ...
 MAT_APART = 2.0     # ... and this many times nearer it than any tile colour of the table is bare mat
 
@@ -101,3 +109,66 @@ def face_up_by_colour(lab: np.ndarray, is_back: np.ndarray, sure: np.ndarray, bl
     to_back = np.linalg.norm(lab - back, axis=1)
     to_ground = np.linalg.norm(lab - ground, axis=1)
     return is_back & blank & (to_back > APART) & (to_ground < to_back)
+
+
+# --- what the colours say about a table's outlines (``recognize.read``) --------------------------------------
+
+BACK = READER_CLASSES.index("back")
+WHITE = READER_CLASSES.index("P")
+
+
+def table_colours(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, set_back=None):
+    """(backs, faces' ground), CIE Lab: the backs' the learned set's (``set_back``), else the middle of the
+    backs the reader is sure of; the ground that of the faces it is sure of. Each None unless ``MIN_SURE``
+    clearly found tiles show it (a table with no wall shows no backs' colour)."""
+    sure = (probs.max(1) >= SURE) & (heat >= FAINT_BACK)
+    is_back = probs.argmax(1) == BACK
+    backs, ground = (np.median(lab[m], 0) if m.sum() >= MIN_SURE else None for m in (sure & is_back, sure & ~is_back))
+    return (backs if set_back is None else np.asarray(set_back, np.float64)), ground
+
+
+def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.ndarray, set_back=None) -> set[int]:
+    """Outlines that lie on the bare mat, by colour: their indices.
+
+    Why colour: the reader was trained to read tiles whatever their colours
+    (colour-swapped crops), so to it the gap between two dark tiles looks
+    like a plain back or a faint face, and a patch of light mat like a
+    plain back or a blank white dragon; the set, or the many tiles of the
+    table it is sure of, show the backs' and the faces' real colours
+    (``table_colours``), and the play area the mat's (``mat``). Dropped:
+
+    - a faint outline (``FAINT_BACK``) read as a back whose middle is not
+      the backs' colour, unless its best face is surely the white dragon
+      (``BLANK``), which may have the faces' ground;
+    - a fainter one (``FAINT``) read as a face whose middle is neither the
+      backs' colour nor the faces' ground (a face painted boldly in one
+      colour has that colour in its middle, so only the faintest);
+    - one read as a back or a white dragon whose middle is the mat's
+      colour and no tile colour of the table (``mat_coloured``).
+    """
+    backs, ground = table_colours(probs, heat, lab, set_back)
+    out = set()
+    if backs is not None:
+        for i in range(len(lab)):
+            as_back = probs[i].argmax() == BACK
+            if heat[i] >= (FAINT_BACK if as_back else FAINT):
+                continue
+            blank = probs[i, WHITE] >= BLANK * (1 - probs[i, BACK])
+            near = [backs] if as_back and not blank else [backs] + ([ground] if ground is not None else [])
+            if min(np.linalg.norm(lab[i] - k) for k in near) > BACK_DELTA_E:
+                out.add(i)
+    plain = np.isin(probs.argmax(1), [BACK, WHITE])
+    on_mat = plain & mat_coloured(lab, mat, [c for c in (backs, ground) if c is not None])
+    return out | set(np.nonzero(on_mat)[0].tolist())
+
+
+def read_blank_backs_face_up(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray) -> None:
+    """Tiles read as backs that are blank white dragons by colour (``face_up_by_colour``) lose the back (in place)."""
+    is_back = probs.argmax(1) == BACK
+    if not is_back.any() or is_back.all():
+        return
+    share = probs[:, WHITE] / np.maximum(1 - probs[:, BACK], 1e-9)
+    blank = (share >= BLANK) & (heat >= FOUND)
+    for i in np.nonzero(face_up_by_colour(lab, is_back, probs.max(1) >= SURE, blank))[0]:
+        probs[i, BACK] = 0.0
+        probs[i] /= max(float(probs[i].sum()), 1e-12)
