@@ -143,8 +143,9 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
     - a fainter one (``FAINT``) read as a face whose middle is neither the
       backs' colour nor the faces' ground (a face painted boldly in one
       colour has that colour in its middle, so only the faintest);
-    - one read as a back or a white dragon whose middle is the mat's
-      colour and no tile colour of the table (``mat_coloured``).
+    - one read as a back or a white dragon, or found fainter than
+      ``FAINT``, whose middle is the mat's colour and no tile colour of the
+      table (``mat_coloured``).
     """
     backs, ground = table_colours(probs, heat, lab, set_back)
     out = set()
@@ -157,7 +158,7 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
             near = [backs] if as_back and not blank else [backs] + ([ground] if ground is not None else [])
             if min(np.linalg.norm(lab[i] - k) for k in near) > BACK_DELTA_E:
                 out.add(i)
-    plain = np.isin(probs.argmax(1), [BACK, WHITE])
+    plain = np.isin(probs.argmax(1), [BACK, WHITE]) | (heat < FAINT)
     on_mat = plain & mat_coloured(lab, mat, [c for c in (backs, ground) if c is not None])
     return out | set(np.nonzero(on_mat)[0].tolist())
 
