@@ -51,6 +51,8 @@ DOUBLE_P = 0.8            # ... and one reads as the other's code at least this 
 RELIABLE = 0.75           # swaps and doubles are judged only where the reader reads this share of the grid
 FLIP_P = 0.97             # upside down: the flip head this sure of one tile ...
 ASYMMETRIC = 0.07         # ... whose face differs turned round (cosine, beyond its jitter)
+#: Faces with an up every set shares: characters, winds, red and green dragons, numbered flowers and seasons.
+DIRECTED = frozenset([f"{n}m" for n in range(1, 10)] + ["E", "S", "W", "N", "C", "F"] + [f"h{n}" for n in range(1, 9)])
 BACK_P = 0.5              # a back reads as one at least this surely
 ECHO = 0.8                # detector peaks closer than this share of a tile's long side are one tile
 
@@ -332,11 +334,13 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
     # the grid (on crops cut badly, or faces it cannot read, it says "flipped" everywhere).
     # A face that looks alike either way up (4p, 9s, a plain white dragon) cannot lie upside down:
     # its crops turned round must differ from it clearly more than its jittered crops differ.
+    # Only written faces (DIRECTED) are judged: circles and bamboos have no up that every set
+    # shares (the flip head took a held-out set's upright 1p for upside down, quite sure of it).
     quiet = float(np.median(rd.flip[faces, 1])) < 0.2
     je = rd.jitter_emb / np.linalg.norm(rd.jitter_emb, axis=2, keepdims=True)
     te = rd.turned_emb / np.linalg.norm(rd.turned_emb, axis=2, keepdims=True)
     pairs = np.triu_indices(je.shape[1], 1)
-    for i in faces if quiet else []:
+    for i in [i for i in faces if code_at[i] in DIRECTED] if quiet else []:
         asymmetric = (je[i] @ je[i].T)[pairs].mean() - (je[i] @ te[i].T).mean() > ASYMMETRIC
         if rd.flip[i, 1] > FLIP_P and asymmetric:
             rc = rd.order[i]
