@@ -25,26 +25,34 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def describe(en) -> str:
-    """What was learned, for a player: tile size, back colour, how well each face is told apart."""
+def describe(en, lang: str = "en") -> str:
+    """What was learned, for a player in ``lang``: tile size, back colour, how well each face is told apart."""
+    from ..locale import gettext, known
+
+    lang = known(lang)
     ts = en.tile_set
     w, h = ts.tile_px
-    size = f"{w:.0f} x {h:.0f} px of the 640 px play area ({w / 640:.1%} of its side)"
+    size = gettext(lang, "{w} x {h} px of the 640 px play area ({share} of its side)").format(
+        w=f"{w:.0f}", h=f"{h:.0f}", share=f"{w / 640:.1%}")
     if ts.tile_cm:
         size += f", {ts.tile_cm[0]:.1f} x {ts.tile_cm[1]:.1f} cm"
-    lines = [f"learned the set {ts.name}: {en.faces} faces{'' if ts.bonus else ' (no flowers and seasons)'} and the back",
-             f"tile size: {size}",
-             f"back colour: {ts.back_hex}",
-             f"grid read right: {en.read_before}/{en.faces} by the trained reader, {en.read_after}/{en.faces} with the set",
-             f"blend: prototype weight {ts.weight}, temperature {ts.temperature}",
-             f"took {en.seconds:.1f} s",
-             "margin to the nearest other face (1 - its distance to its own face / to the nearest other, "
-             "on grid crops the set was not fitted on; below 0 the set cannot tell them apart):"]
+    learned = (gettext(lang, "learned the set {name}: {n} faces and the back") if ts.bonus else
+               gettext(lang, "learned the set {name}: {n} faces (no flowers and seasons) and the back"))
+    lines = [learned.format(name=ts.name, n=en.faces),
+             gettext(lang, "tile size: {size}").format(size=size),
+             gettext(lang, "back colour: {colour}").format(colour=ts.back_hex),
+             gettext(lang, "grid read right: {before}/{n} by the trained reader, {after}/{n} with the set").format(
+                 before=en.read_before, after=en.read_after, n=en.faces),
+             gettext(lang, "blend: prototype weight {weight}, temperature {temperature}").format(
+                 weight=ts.weight, temperature=ts.temperature),
+             gettext(lang, "took {seconds} s").format(seconds=f"{en.seconds:.1f}"),
+             gettext(lang, "margin to the nearest other face (1 - its distance to its own face / to the nearest "
+                           "other, on grid crops the set was not fitted on; below 0 the set cannot tell them apart):")]
     for code in sorted(ts.margins, key=lambda c: ts.margins[c][0]):
         m, near = ts.margins[code]
-        lines.append(f"  {code:>3}  {m:+.3f}  nearest {near}")
-    weak = ", ".join(f"{c} (like {n})" for c, _, n in en.weakest(3))
-    lines.append(f"weakest faces: {weak}")
+        lines.append(f"  {code:>3}  {m:+.3f}  " + gettext(lang, "nearest {code}").format(code=near))
+    weak = ", ".join(gettext(lang, "{code} (like {other})").format(code=c, other=n) for c, _, n in en.weakest(3))
+    lines.append(gettext(lang, "weakest faces: {faces}").format(faces=weak))
     return "\n".join(lines)
 
 
@@ -63,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"tablemate enroll: cannot store the set: {e.strerror or e}", file=sys.stderr)
         return 1
-    print(describe(en))
-    print(f"stored in {path}")
+    from ..locale import gettext, known
+    print(describe(en, args.lang))
+    print(gettext(known(args.lang), "stored in {path}").format(path=path))
     return 0

@@ -65,3 +65,26 @@ def test_missing_or_damaged_sets_are_refused(tmp_path, sets, capsys):
     with pytest.raises(SystemExit) as e:
         main(["enroll", photo])
     assert e.value.code == 2
+
+
+def test_with_lang_de_what_was_learned_and_the_sets_are_told_in_german(tmp_path, sets, capsys):
+    photo, cal = _grid(tmp_path, "grid")
+    said = []
+    assert main(["enroll", photo, "--calibration", cal, "--name", "home", "--lang", "de"]) == 0
+    said.append(capsys.readouterr().out)
+    assert "Satz home gelernt: 42 Bilder und die Rückseite" in said[-1] and "Steingröße:" in said[-1]
+    assert "Farbe der Rückseite: #" in said[-1] and "schwächste Bilder:" in said[-1] and "gespeichert in" in said[-1]
+    assert main(["sets", "show", "home", "--lang", "de"]) == 0
+    said.append(capsys.readouterr().out)
+    assert "Bilder: 42; Farbe der Rückseite" in said[-1] and "schwächste Bilder:" in said[-1]
+    (sets / "bad.tileset.json").write_text("{not json")
+    assert main(["sets", "list", "--lang", "de"]) == 0
+    said.append(capsys.readouterr().out)
+    assert "bad  (unbrauchbar:" in said[-1] and "beschädigt" in said[-1]
+    assert main(["sets", "remove", "home", "--lang", "de"]) == 0
+    said.append(capsys.readouterr().out)
+    assert "entfernt" in said[-1]
+    english = ("learned", "tile size", "back colour", "weakest", "stored in", "unusable", "removed", "nearest",
+               "faces", "took")
+    text = "".join(said)
+    assert [w for w in english if w in text] == []
