@@ -12,15 +12,27 @@ from __future__ import annotations
 
 import string
 
-from ..locale import LANGUAGES, Keyed, msg
+from ..locale import LANGUAGES, Keyed, gettext, msg
 
 # LANGUAGES: the codes the config file accepts (``language = "en"``), those with a catalog.
-__all__ = ["LANGUAGES", "WIND_CHARS", "WIND_CODES", "Strings", "placeholders"]
+__all__ = ["LANGUAGES", "WIND_CHARS", "WIND_CODES", "Strings", "placeholders", "side_name", "wind_name"]
 
 WIND_CODES = ("E", "S", "W", "N")
 
 #: The wind characters as printed on the tiles.
 WIND_CHARS = {"E": "東", "S": "南", "W": "西", "N": "北"}
+
+
+def wind_name(code: str, lang: str) -> str:
+    """A wind (E, S, W, N) by name in ``lang``: the page and the score sheet of the CLI."""
+    return {"E": gettext(lang, "East"), "S": gettext(lang, "South"), "W": gettext(lang, "West"),
+            "N": gettext(lang, "North")}[code]
+
+
+def side_name(side: str, lang: str) -> str:
+    """A seat's side (bottom, right, top, left) in ``lang``: the page and the score sheet of the CLI."""
+    return {"bottom": gettext(lang, "bottom"), "right": gettext(lang, "right"), "top": gettext(lang, "top"),
+            "left": gettext(lang, "left")}[side]
 
 _TEXTS = Keyed([
     msg("wind.E", "East"),

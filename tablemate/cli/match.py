@@ -29,6 +29,7 @@ from ..rules.settlement import split_options
 from ..rules.tiles import Tile
 from .score import parse_options
 from ..app.export import write_csv
+from ..app.i18n import side_name, wind_name
 from ..app.ledger import Ledger, Match, default_db_path
 from ..locale import gettext, known, ngettext
 
@@ -104,16 +105,6 @@ def _dump(obj: object) -> None:
     print(json.dumps(obj, ensure_ascii=False, indent=2))
 
 
-def _rounds(lang: str) -> tuple[str, ...]:
-    return (gettext(lang, "East round"), gettext(lang, "South round"), gettext(lang, "West round"),
-            gettext(lang, "North round"))
-
-
-def _side(lang: str, side: str) -> str:
-    return {"bottom": gettext(lang, "bottom"), "right": gettext(lang, "right"), "top": gettext(lang, "top"),
-            "left": gettext(lang, "left")}.get(side, side)
-
-
 def _describe(match: Match, lang: str = "en") -> str:
     """The match as ``show`` and every change print it, in the player's language (``--lang``/TABLEMATE_LANG).
 
@@ -131,17 +122,18 @@ def _describe(match: Match, lang: str = "en") -> str:
     else:
         hand = (gettext(lang, "Hand {number} of 16") if st.rules == "mcr" else gettext(lang, "Hand {number}"))
         played = ngettext(lang, "{n} hand played.", "{n} hands played.", n).format(n=n)
-        lines.append(f"{hand.format(number=st.hand_number)}, {_rounds(lang)[st.round]}; {played}")
+        round_ = gettext(lang, "%(wind)s round") % {"wind": wind_name(WINDS[st.round], lang)}
+        lines.append(f"{hand.format(number=st.hand_number)}, {round_}; {played}")
         changes = seat_changes(st)
         if changes:
             lines.append(gettext(lang, "Before this hand, change seats:"))
             lines += ["  " + gettext(lang, "{player} moves from {from_side} to {to_side}").format(
-                player=st.players[c.player], from_side=_side(lang, c.from_side), to_side=_side(lang, c.to_side))
+                player=st.players[c.player], from_side=side_name(c.from_side, lang), to_side=side_name(c.to_side, lang))
                 for c in changes]
     for p in sorted(range(4), key=lambda p: st.sides[p]):
         dealer = "  " + gettext(lang, "(dealer)") if p == st.dealer and not st.finished else ""
         fouls = "  " + gettext(lang, "fouls {n}").format(n=st.fouls[p]) if st.fouls[p] else ""
-        lines.append(f"  {_side(lang, st.side(p)):<6} {st.players[p]:<12} {st.seat_wind(p)} "
+        lines.append(f"  {side_name(st.side(p), lang):<6} {st.players[p]:<12} {st.seat_wind(p)} "
                      f"{st.standings[p]:+6d}{fouls}{dealer}")
     lines.append(gettext(lang, "Position: {position}").format(position=st.position))
     return "\n".join(lines)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..app import actions
 from ..app.export import write_csv
+from ..app.i18n import side_name, wind_name
 from ..app.i18n_errors import localize
 from ..app.i18n_score import fan_label, left_out_line
 from ..app.photo_hand import SIDES
@@ -60,14 +61,6 @@ def tile(code: str, lang: str) -> dict:
 
 def tiles(codes: list[str], lang: str) -> list[dict]:
     return [tile(c, lang) for c in codes]
-
-
-def wind_name(code: str, lang: str) -> str:
-    return {"E": _(lang, "East"), "S": _(lang, "South"), "W": _(lang, "West"), "N": _(lang, "North")}[code]
-
-
-def side_name(side: str, lang: str) -> str:
-    return {"bottom": _(lang, "bottom"), "right": _(lang, "right"), "top": _(lang, "top"), "left": _(lang, "left")}[side]
 
 
 def status(app: Any, lang: str) -> str:
