@@ -26,7 +26,7 @@ Nothing is stored unless every check passes (the CLI stores the returned set).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -428,7 +428,6 @@ def choose_blend(rd: Readings, exp: dict, half_fit: TileSet) -> tuple[float, flo
     """
     codes = [exp[rc] for rc in rd.order]
     half = JITTERS // 2
-    whiten, means = half_fit.whiten, half_fit.means
     test_e = np.concatenate([rd.jitter_emb[:, half:].reshape(-1, rd.jitter_emb.shape[2]),
                              rd.turned_emb[:, half:].reshape(-1, rd.turned_emb.shape[2])])
     test_p = rd.jitter_probs[:, half:].reshape(-1, rd.jitter_probs.shape[2])
@@ -437,7 +436,7 @@ def choose_blend(rd: Readings, exp: dict, half_fit: TileSet) -> tuple[float, flo
     best, choice = None, (TEMPERATURES[-1], WEIGHTS[0])
     for w in WEIGHTS:
         for t in reversed(TEMPERATURES):
-            ts = TileSet("trial", "", half_fit.classes, half_fit.prototypes, whiten, means, temperature=t, weight=w)
+            ts = replace(half_fit, temperature=t, weight=w)
             p = ts.read(test_p, test_e)
             score = (round(float((p.argmax(1) == want).mean()), 4),
                      round(float(np.log(p[np.arange(len(want)), want] + 1e-9).mean()), 2))

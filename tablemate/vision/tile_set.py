@@ -119,7 +119,7 @@ class TileSet:
         distance (whitened units) is small for a crop that looks like one of
         this set's tiles either way up, large for one cut sideways.
         """
-        d2 = self.distances(emb) ** 2
+        d2 = self._squared_distances(emb)
         nearest = d2.min(1, keepdims=True)
         p = np.exp(-(d2 - nearest) / (2 * self.temperature))
         out = np.zeros((len(d2), len(READER_CLASSES)), np.float32)
@@ -128,10 +128,13 @@ class TileSet:
 
     def distances(self, emb: np.ndarray) -> np.ndarray:
         """N x len(classes): each crop's whitened distance to each face's mean, upright or turned, the nearer."""
+        return np.sqrt(self._squared_distances(emb))
+
+    def _squared_distances(self, emb: np.ndarray) -> np.ndarray:
         z = _unit(emb) @ self.whiten.T
         d2 = (z * z).sum(1, keepdims=True) - 2 * z @ self.means.T + (self.means * self.means).sum(1)
         n = len(self.classes)
-        return np.sqrt(np.maximum(np.minimum(d2[:, :n], d2[:, n:]), 0))
+        return np.maximum(np.minimum(d2[:, :n], d2[:, n:]), 0)
 
     def blend(self, probs: np.ndarray, proto: np.ndarray) -> np.ndarray:
         """The classifier's probabilities and the prototypes' as one log-linear blend (rows sum to 1).
