@@ -47,10 +47,7 @@ def middle_lab(image: np.ndarray, quads: np.ndarray) -> np.ndarray:
     u, v = u.reshape(1, -1, 1), v.reshape(1, -1, 1)
     pts = ((1 - u) * (1 - v) * q[:, None, 0] + u * (1 - v) * q[:, None, 1] + u * v * q[:, None, 2]
            + (1 - u) * v * q[:, None, 3])
-    h, w = image.shape[:2]
-    x = np.clip(pts[..., 0].astype(int), 0, w - 1)
-    y = np.clip(pts[..., 1].astype(int), 0, h - 1)
-    lab = lab_of(image[y, x].reshape(-1, 3)).reshape(len(q), -1, 3)
+    lab = _lab_at(image, pts.reshape(-1, 2)).reshape(len(q), -1, 3)
     light = np.argsort(lab[:, :, 0], axis=1)[:, lab.shape[1] // 2:]
     return np.float32(np.median(np.take_along_axis(lab, light[..., None], axis=1), axis=1))
 
@@ -61,10 +58,15 @@ def mat_lab(image: np.ndarray, to_image: np.ndarray, area_px: int) -> np.ndarray
     n = 64
     grid = (np.mgrid[0:n, 0:n].reshape(2, -1).T[:, ::-1] + 0.5) * (area_px / n)
     pts = cv2.perspectiveTransform(grid.reshape(-1, 1, 2).astype(np.float64), to_image).reshape(-1, 2)
+    return np.median(_lab_at(image, pts), 0)
+
+
+def _lab_at(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """CIE Lab of the BGR ``image``'s pixels at the N x 2 points (x, y), clamped to the image."""
     h, w = image.shape[:2]
     x = np.clip(pts[:, 0].astype(int), 0, w - 1)
     y = np.clip(pts[:, 1].astype(int), 0, h - 1)
-    return np.median(lab_of(image[y, x]), 0)
+    return lab_of(image[y, x])
 
 
 def mat_coloured(lab: np.ndarray, mat: np.ndarray, tile_colours: list[np.ndarray]) -> np.ndarray:
