@@ -350,10 +350,10 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     learned set whose say is blended into every reading, and again after the
     bonus reader's (the player's own flowers count too); with it, a faint
     outline that looks like none of the set's tiles either way round is
-    dropped (a patch of a light mat beside big tiles). A faint outline
-    read as a back whose middle is not the backs' colour (the set's, else
-    that of the backs the reader is sure of) is dropped too: the gap
-    between two dark tiles. With or without a set, a tile read as a back
+    dropped (a patch of a light mat beside big tiles). With or without a
+    set, outlines whose middle is no colour a tile read so would show (the
+    gap between two dark tiles, a patch of mat) are dropped
+    (``tile_colours.mat_outlines``), and a tile read as a back
     that the table's colours show to be a blank white dragon is read as one
     (``tile_colours``). Returns the faces kept, their probabilities and the
     set's say on them as they now lie (None without a set).
