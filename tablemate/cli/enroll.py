@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..locale import gettext, known
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("enroll", help="learn your own tile set from one photo of it laid out as a grid",
@@ -27,8 +29,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def describe(en, lang: str = "en") -> str:
     """What was learned, for a player in ``lang``: tile size, back colour, how well each face is told apart."""
-    from ..locale import gettext, known
-
     lang = known(lang)
     ts = en.tile_set
     w, h = ts.tile_px
@@ -71,7 +71,6 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"tablemate enroll: cannot store the set: {e.strerror or e}", file=sys.stderr)
         return 1
-    from ..locale import gettext, known
     print(describe(en, args.lang))
     print(gettext(known(args.lang), "stored in {path}").format(path=path))
     return 0

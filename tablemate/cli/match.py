@@ -101,6 +101,11 @@ def _guarded(work):
         return 1
 
 
+def _lang(args: argparse.Namespace) -> str:
+    """The language the player asked for (``--lang``, which main gives every command), one with a catalog."""
+    return known(getattr(args, "lang", "en"))
+
+
 def _dump(obj: object) -> None:
     print(json.dumps(obj, ensure_ascii=False, indent=2))
 
@@ -148,7 +153,7 @@ def run_new(args: argparse.Namespace) -> int:
         _check_options(args.rules, options)
         with _open(args, create=True) as ledger:
             match = ledger.new_match(args.rules, args.players, options)
-        print(_describe(match, getattr(args, "lang", "en")))
+        print(_describe(match, _lang(args)))
         return 0
 
     return _guarded(work)
@@ -173,7 +178,7 @@ def run_record(args: argparse.Namespace) -> int:
         if args.json:
             _dump({"settlement": settlement.to_json(), "match": match.state.to_json(match.rules_version)})
             return 0
-        before, lang = state, known(getattr(args, "lang", "en"))
+        before, lang = state, _lang(args)
         lines = [gettext(lang, "Hand {number} recorded.").format(number=before.hand_number)]
         if settlement.winner is None:
             lines.append(gettext(lang, "Drawn hand: nobody pays."))
@@ -257,7 +262,7 @@ def run_penalty(args: argparse.Namespace) -> int:
                                "payments": [p.to_json() for p in pen.payments]},
                    "match": st.to_json(match.rules_version)})
             return 0
-        lang = known(getattr(args, "lang", "en"))
+        lang = _lang(args)
         if not pen.payments:
             print(gettext(lang, "{player}: warning (foul {n}). The next foul costs.").format(
                 player=args.player, n=st.fouls[pen.player]))
@@ -279,7 +284,7 @@ def run_undo(args: argparse.Namespace) -> int:
             _dump({"undone": {"seq": event.seq, "kind": event.kind, "hand_number": event.hand_number},
                    "match": match.state.to_json(match.rules_version)})
             return 0
-        lang = known(getattr(args, "lang", "en"))
+        lang = _lang(args)
         if event.kind == "hand":
             print(gettext(lang, "Took back hand {number}.").format(number=event.hand_number))
         else:
@@ -297,7 +302,7 @@ def run_show(args: argparse.Namespace) -> int:
         if args.json:
             _dump(match.state.to_json(match.rules_version))
         else:
-            print(_describe(match, getattr(args, "lang", "en")))
+            print(_describe(match, _lang(args)))
         return 0
 
     return _guarded(work)
