@@ -367,13 +367,9 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
     neighbour. A tile lying in line with another seat's tiles (as deep from
     that edge, the next tile along) belongs to that row.
     """
-    def ambiguous(d):
-        near = sorted(d, key=d.get)
-        return d[near[1]] <= zone and {near[0], near[1]} not in ({"bottom", "top"}, {"left", "right"}), near[:2]
-    corner = [(i, near) for i, d in enumerate(dists) for amb, near in [ambiguous(d)] if amb]
-    for i, near in corner:
-        t = tiles[i]
-        if t.state == "face_up":
+    for t, d in zip(tiles, dists):
+        near = sorted(d, key=d.get)[:2]  # the two nearest edges: a corner when both are within the zone
+        if t.state == "face_up" and d[near[1]] <= zone and set(near) not in ({"bottom", "top"}, {"left", "right"}):
             t.side = _row_beside(t, near, tiles, unit) or t.side
 
 
