@@ -125,11 +125,13 @@ def _fit_temperature(logits, yv, F) -> float:
     return best_t
 
 
-def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS) -> dict:
+def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS,
+               deep: bool = False) -> dict:
+    """The reader, or with ``deep`` the second, deeper reader (``tile_reader_deep.onnx``), on the same data."""
     import cv2
     import torch
     import torch.nn.functional as F
-    from .nets import Reader, ReaderExport
+    from .nets import DeepReader, Reader, ReaderExport
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     d = np.load(data / "reader.npz")
@@ -146,7 +148,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     bonus = np.array([READER_CLASSES[k].startswith("h") for k in y[tr]])
     weights = np.where(bonus, 2.0, 1.0)
     weights /= weights.sum()
-    net = Reader(len(READER_CLASSES))
+    net = (DeepReader if deep else Reader)(len(READER_CLASSES))
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     to_t = lambda a: _crops_tensor(a, torch)  # noqa: E731
     t0, step, bs = time.time(), 0, 128
@@ -188,7 +190,8 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
         flip_acc = float((flips.argmax(1) == torch.from_numpy(flip[val])).float().mean())
         best_t = _fit_temperature(logits, yv, F)
     print(f"reader validation accuracy {acc:.4f} flip {flip_acc:.4f} temperature {best_t:.2f}", flush=True)
-    out = Path(out_dir) / ("reader_smoke.onnx" if smoke else "tile_reader.onnx")
+    name = "tile_reader_deep" if deep else "tile_reader"
+    out = Path(out_dir) / (f"{name.removeprefix('tile_')}_smoke.onnx" if smoke else f"{name}.onnx")
     exp = ReaderExport(net, best_t).eval()
     torch.onnx.export(exp, torch.zeros(1, 3, READ_H, READ_W), str(out), input_names=["crops"],
                       output_names=["probs", "flip", "embedding"],
@@ -200,7 +203,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
            "val_accuracy": acc, "val_flip_accuracy": flip_acc, "temperature": best_t,
            "minutes": (time.time() - t0) / 60, "sha256": sha256(out)}
     if not smoke:
-        (Path(out_dir) / "tile_reader.train.json").write_text(json.dumps(res, indent=2) + "\n")
+        (Path(out_dir) / f"{name}.train.json").write_text(json.dumps(res, indent=2) + "\n")
     return res
 
 
@@ -412,7 +415,7 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("model", choices=["reader", "bonus", "detector"])
+    ap.add_argument("model", choices=["reader", "reader-deep", "bonus", "detector"])
     ap.add_argument("--data", default="/tmp/tm_data")
     ap.add_argument("--minutes", type=float, default=30)
     ap.add_argument("--threads", type=int, default=1)
@@ -423,8 +426,8 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
-    if a.model == "reader":
-        res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir))
+    if a.model in ("reader", "reader-deep"):
+        res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), deep=a.model == "reader-deep")
     elif a.model == "bonus":
         res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir))
     else:
