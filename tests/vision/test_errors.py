@@ -8,7 +8,7 @@ import pytest
 
 from tablemate.rules.errors import TablemateError
 from tablemate.vision.errors import VisionError
-from tablemate.vision.models import BONUS, DETECTOR, MODELS_DIR, READER
+from tablemate.vision.models import BONUS, DEEP_READER, DETECTOR, MODELS_DIR, READER
 from tablemate.vision.recognize import recognize_image
 
 from .conftest import PHOTOS
@@ -60,13 +60,13 @@ def test_a_calibration_that_does_not_fit_the_image(tmp_path):
 def _models_copy(tmp_path):
     d = tmp_path / "models"
     d.mkdir()
-    for name in (DETECTOR, READER, BONUS):
+    for name in (DETECTOR, READER, DEEP_READER, BONUS):
         shutil.copy(MODELS_DIR / name, d / name)
         shutil.copy(MODELS_DIR / (name + ".sha256"), d / (name + ".sha256"))
     return d
 
 
-@pytest.mark.parametrize("name", [DETECTOR, READER, BONUS])
+@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, BONUS])
 def test_a_missing_model_file(tmp_path, name):
     d = _models_copy(tmp_path)
     (d / name).unlink()
@@ -75,7 +75,7 @@ def test_a_missing_model_file(tmp_path, name):
         recognize_image(str(photo), str(cal), models_dir=d)
 
 
-@pytest.mark.parametrize("name", [DETECTOR, READER, BONUS])
+@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, BONUS])
 def test_a_corrupt_model_file(tmp_path, name):
     d = _models_copy(tmp_path)
     data = bytearray((d / name).read_bytes())

@@ -7,11 +7,11 @@ import pytest
 
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
                                        READ_W, READER_CLASSES, bonus_crop, crop_tile, reader_blob)
-from tablemate.vision.models import BONUS, DETECTOR, MODELS_DIR, READER, run_bonus, run_reader
+from tablemate.vision.models import BONUS, DEEP_READER, DETECTOR, MODELS_DIR, READER, agree, run_bonus, run_reader
 from tablemate.vision.render.faces import FACE_H, FACE_W, glyph
 
 
-@pytest.mark.parametrize("name", [DETECTOR, READER, BONUS])
+@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, BONUS])
 def test_model_file_is_small_and_matches_its_checksum(name):
     path = MODELS_DIR / name
     assert path.stat().st_size < 10 * 1024 * 1024
@@ -23,8 +23,9 @@ def _sess(name):
     return ort.InferenceSession(str(MODELS_DIR / name), providers=["CPUExecutionProvider"])
 
 
-def test_reader_contract():
-    s = _sess(READER)
+@pytest.mark.parametrize("name", [READER, DEEP_READER])
+def test_reader_contract(name):
+    s = _sess(name)
     meta = s.get_modelmeta().custom_metadata_map
     assert tuple(meta["classes"].split(",")) == READER_CLASSES
     assert len(READER_CLASSES) == 43 and READER_CLASSES[-1] == "back"
@@ -36,6 +37,24 @@ def test_reader_contract():
     assert emb.shape[0] == 5 and emb.shape[1] >= 32 and np.isfinite(emb).all()
     assert np.allclose(probs.sum(1), 1, atol=1e-4) and (probs >= 0).all()
     assert float(meta["temperature"]) > 0
+
+
+def test_agree_takes_the_face_both_readers_find_likely():
+    a = np.float32([[0.60, 0.40, 0.00], [0.1, 0.8, 0.1]])
+    b = np.float32([[0.0001, 0.50, 0.4999], [0.1, 0.8, 0.1]])
+    p = agree(a, b)
+    assert np.allclose(p.sum(1), 1, atol=1e-6)
+    assert p[0].argmax() == 1  # neither reader's own first choice alone
+    assert np.allclose(p[1], b[1], atol=1e-6)  # two readers that agree change nothing
+
+
+def test_run_reader_is_the_agreement_of_both_shipped_readers():
+    x = np.random.default_rng(1).random((6, 3, READ_H, READ_W), dtype=np.float32)
+    pa, fa = _sess(READER).run(["probs", "flip"], {"crops": x})
+    pb, fb = _sess(DEEP_READER).run(["probs", "flip"], {"crops": x})
+    probs, flip = run_reader(x)
+    assert not np.allclose(pa, pb, atol=1e-3)  # two different nets
+    assert np.allclose(probs, agree(pa, pb), atol=1e-5) and np.allclose(flip, (fa + fb) / 2, atol=1e-6)
 
 
 def test_bonus_reader_contract():
