@@ -23,8 +23,9 @@ CROP_MARGIN = 0.10               # crop this much beyond the tile outline on eac
 BONUS_CLASSES: tuple[str, ...] = tuple(f"h{k}" for k in range(1, 9)) + ("other",)
 BONUS_W, BONUS_H = 54, 72        # bonus reader input crop, upright tile, pixels
 
-#: Detector: rectified play area, square, RGB, 0..1, NCHW.
+#: Detector: rectified play area, square, RGB, 0..1, NCHW; trained at DET_SIZE, runs on any side a multiple of 32.
 DET_SIZE = 640
+DET_INPUT = f"RGB 0..1 NCHW, a square whose side is a multiple of 32 (trained at {DET_SIZE}x{DET_SIZE})"
 DET_STRIDE = 4
 DET_CLASSES: tuple[str, ...] = ("face_up", "face_down", "standing")
 #: Orientation classes: where the top of the tile face points in the rectified image.

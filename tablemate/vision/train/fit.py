@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
-                                       READ_W, READER_CLASSES, SIZE_SCALE)
+from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_INPUT, DET_SIZE, DET_STRIDE,
+                                       READ_H, READ_W, READER_CLASSES, SIZE_SCALE)
 from tablemate.vision.render.faces import FACE_H, FACE_W, real_photo_index, split_real
 
 MODELS = Path(__file__).resolve().parents[3] / "models"
@@ -30,10 +30,12 @@ def sha256(path: Path) -> str:
 
 
 def _set_meta(path: Path, meta: dict) -> None:
-    """Store the contract in the ONNX metadata and record the file's sha256 beside it."""
+    """Store the contract in the ONNX metadata (replacing a key already there); record the sha256 beside the file."""
     import onnx
     m = onnx.load(str(path))
     for k, v in meta.items():
+        for old in [p for p in m.metadata_props if p.key == k]:
+            m.metadata_props.remove(old)
         p = m.metadata_props.add()
         p.key, p.value = k, v
     onnx.save(m, str(path))
@@ -401,9 +403,12 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
             break
     net.eval()
     path = Path(out_dir) / ("detector_smoke.onnx" if smoke else "tile_detector.onnx")
+    # Any square side (a multiple of 32): recognition gives small tiles a closer look on a larger one.
+    side = {2: "height", 3: "width"}
     torch.onnx.export(DetectorExport(net).eval(), torch.zeros(1, 3, DET_SIZE, DET_SIZE), str(path),
-                      input_names=["image"], output_names=["heat", "size", "orient"], opset_version=17, dynamo=False)
-    _set_meta(path, {"classes": ",".join(DET_CLASSES), "input": f"RGB 0..1 NCHW {DET_SIZE}x{DET_SIZE}",
+                      input_names=["image"], output_names=["heat", "size", "orient"], opset_version=17, dynamo=False,
+                      dynamic_axes={"image": side, "heat": side, "size": side, "orient": side})
+    _set_meta(path, {"classes": ",".join(DET_CLASSES), "input": DET_INPUT,
                      "stride": str(DET_STRIDE), "size_scale": str(SIZE_SCALE)})
     res = {"model": path.name, "steps": step, "train_images": int(len(tr)), "val_images": int(n_val),
            "minutes": (time.time() - t0) / 60, "sha256": sha256(path)}
