@@ -8,7 +8,8 @@ Stages, each timed by the latency benchmark:
    found automatically: from the printed corner markers, else from the mat's
    edges; none found means an empty recognition;
 3. ``rectify``: warp the play area to the detector's top-down square;
-4. ``detect``: the detector finds every tile, its state and orientation;
+4. ``detect``: the detector finds every tile, its state and orientation
+   (small tiles again on a larger square, ``detect_table``);
 5. ``read``: each lying tile (face up or down) is cut upright and read, and
    readings a real set cannot show (two of one flower, five of one tile)
    give way to the less certain tile's next choice;
@@ -19,7 +20,7 @@ from __future__ import annotations
 import io
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -170,6 +171,55 @@ def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
         out.append(Seen((x + dx) * DET_STRIDE, (y + dy) * DET_STRIDE, max(w, 2.0), max(h, 2.0), o,
                         DET_CLASSES[int(cls[y, x])], "back", float(m[y, x]), heat=float(m[y, x])))
     return one_outline_per_tile(out)
+
+
+SMALL_TILE = 24.0  # px long in the DET_SIZE square (2.4 cm tiles on 85 cm): shorter ones get a closer look
+CLOSE_TILE = 30.0  # px long the closer look makes them, as 3.0 cm tiles on 85 cm are in the square
+MAX_SQUARE = 1024  # the closer look's square at most (about 2.6 times the first look's work)
+LARGE_TILE = 36.0  # px long the closer look makes the largest tenth at most (3.6 cm tiles on 85 cm)
+MIN_ZOOM = 1.15    # a closer look that would enlarge less than this is not taken
+COVERED = 0.8      # a first-look outline with a closer-look centre this near (in its short sides) is that tile
+
+
+def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None) -> list[Seen]:
+    """Tiles of the play area (``rectified`` by ``hom`` from ``image``) in its square; small ones looked at closer.
+
+    Why: the detector sees the play area as a 640-pixel square, where a
+    2.2 cm tile on 85 cm is 17 pixels across, and it finds fewer of those
+    (real photos: 95 % at 2.2 cm against 98 % at 3.0 cm). The working image
+    holds about twice that many pixels, so when the first look measures
+    small tiles, a square sized to show them as 3.0 cm tiles would be is
+    warped from it and detected again (the detector is fully convolutional),
+    and the outlines are scaled back: everything after detection is unchanged.
+    Tiles are measured along, not across: a tile photographed at a slant is
+    narrow but as long as ever, and enlarged to a normal width it is long
+    enough for the detector to see it as two (on held-out photos measured
+    across, extra outlines rose from 0.01 to 0.03 a tile where it happened).
+    Looking closer at tiles of 2.4-2.6 cm gained nothing on real photos and
+    drew more extra outlines, so the closer look starts below that; and no
+    tile is enlarged past a 3.6 cm one, so where the first look saw tiles of
+    many sizes (a photo at a slant) the larger ones are not split.
+    The closer look's lying tiles win. Standing tiles come from the first
+    look only (closer, a two-high wall can pass for a row of standing
+    tiles). A lying tile only the first look saw stays unless a closer-look
+    tile covers most of it (then it was a fragment or a double): the closer
+    look misses some faint tiles the first one found.
+    """
+    first = detect(rectified, models_dir)
+    along = [max(t.w, t.h) for t in first if t.state != "standing" and t.heat >= 0.5]
+    if len(along) < 4 or np.median(along) >= SMALL_TILE:
+        return first
+    zoom = min(CLOSE_TILE / float(np.median(along)), LARGE_TILE / float(np.quantile(along, 0.9)))
+    side = int(min(MAX_SQUARE, DET_SIZE * zoom) // 32 * 32)
+    if side < DET_SIZE * MIN_ZOOM:
+        return first
+    k = side / DET_SIZE
+    closer = cv2.warpPerspective(image, np.diag([k, k, 1.0]) @ hom, (side, side), flags=cv2.INTER_AREA)
+    lying = [replace(t, cx=t.cx / k, cy=t.cy / k, w=t.w / k, h=t.h / k)
+             for t in detect(closer, models_dir) if t.state != "standing"]
+    xy = np.float64([[t.cx, t.cy] for t in lying]).reshape(-1, 2)
+    return lying + [t for t in first if t.state == "standing"
+                    or not np.any(np.hypot(*(xy - (t.cx, t.cy)).T) < COVERED * min(t.w, t.h))]
 
 
 SAME_TILE = 0.5  # two peaks closer than this share of a tile's width lie on one tile
@@ -514,7 +564,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
     tm["rectify"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    tiles = detect(rectified, models_dir)
+    tiles = detect_table(image, hom, rectified, models_dir)
     to_image = np.linalg.inv(hom)
     tiles = _in_view(tiles, to_image, image.shape[1], image.shape[0])
     tiles = [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
