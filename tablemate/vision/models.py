@@ -98,7 +98,7 @@ def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.nda
 
     Why two readers: on held-out real photos the two differently shaped nets
     err on different tiles, and the normalised geometric mean of their
-    probabilities reads more of them right than either alone (models/README.md);
+    probabilities reads more of them right than either alone (models/tile_reader_deep.md);
     the deeper one alone reads better too, but its features suit a learned set
     worse, so a learned set keeps to ``tile_reader.onnx`` (``run_reader_embedding``).
     """
