@@ -134,7 +134,10 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
     outline = max(contours, key=cv2.contourArea)
     hull = cv2.convexHull(outline)
     area = cv2.contourArea(hull)
-    if area < 0.12 * sh * sw or int(blob.sum()) < 0.85 * area:
+    # What the mat's outline encloses is on the mat: rows of tiles wider than the closing fills
+    # (a two-high wall, hidden hands in a dark back colour) leave holes that say nothing of its shape.
+    enclosed = cv2.drawContours(np.zeros_like(blob), [outline], -1, 1, thickness=cv2.FILLED)
+    if area < 0.12 * sh * sw or int(enclosed.sum()) < 0.85 * area:
         return None
     _, _, bw, bh = cv2.boundingRect(blob)
     if bw > 0.97 * sw and bh > 0.97 * sh:  # a uniform picture, not a mat on a table
