@@ -136,7 +136,7 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
              "  [display]\n    " + line.split("\n", 1)[1].replace("\n", "\n    "))
 
     cameras = {"now": FileCamera(out / "session" / "frames")}
-    vision = {"read": 0, "failed": 0, "error": None}
+    vision = {"read": 0, "failed": 0, "error": None, "no_tiles": 0}
     frame_vision = FrameVision()  # as `tablemate run` without --calibration, minus the stored file
     image_of = {name: i for i, name in enumerate(session["files"])}
 
@@ -152,6 +152,7 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
             vision["error"] = vision["error"] or str(err)
             raise
         vision["read"] += 1
+        vision["no_tiles"] += not rec["tiles"]  # no play area found, or an empty table
         if web is not None and web.misread and shown == session["files"][-1]:
             rec = _misread(rec, web.misread)
         return rec
@@ -255,7 +256,8 @@ def run_demo(out: Path, *, seed: int = 5, language: str = "en", frame_size=(2304
         for i, how in enumerate(report["hands"], 1):
             echo(f"  {i}. {how}")
         echo(f"[demo] {'simulated ' if truth else ''}vision read {vision['read']} camera images and failed on {vision['failed']}"
-             + (f" (first error: {vision['error']})" if vision["error"] else ""))
+             + (f" (first error: {vision['error']})" if vision["error"] else "")
+             + (f"; {vision['no_tiles']} of them showed no tile (no play area found?)" if vision["no_tiles"] else ""))
         echo(f"[demo] turn LED right on {report['turn_right']} of {report['frames']} frames "
              f"({report['next_presses']} NEXT presses to correct it)")
         echo(f"[demo] display frames: {counter['n']} PNG files in {shots}; "

@@ -37,6 +37,20 @@ def test_demo_plays_the_session_and_tells_how_each_hand_was_recorded(tmp_path):
     assert sim["standings"] == report["standings"]
 
 
+def test_the_demo_s_own_table_is_seen_at_the_camera_s_size(tmp_path):
+    """The first hand of the default session at `tablemate demo`'s own frame size, with real vision.
+
+    The mat was not found on this table (rows of dark tiles left holes in it),
+    so every frame showed no tile and the players pressed NEXT at every turn.
+    """
+    lines: list[str] = []
+    report = run_demo(tmp_path, hands=1, echo=lines.append)
+    assert report["vision"]["read"] > 5 and report["vision"]["no_tiles"] == 0
+    assert report["turn_right"] == report["frames"] > 5 and report["next_presses"] == 0
+    assert report["hands"][0] == "read by vision, confirmed with NEXT"
+    assert "showed no tile" not in "\n".join(lines)
+
+
 def test_session_is_cached_and_deterministic(tmp_path):
     one = render_session(tmp_path, frame_size=(320, 180), still_size=(320, 180))
     two = render_session(tmp_path, frame_size=(320, 180), still_size=(320, 180))
