@@ -141,6 +141,28 @@ def test_with_the_set_a_gap_between_dark_tiles_is_no_back():
         assert np.linalg.norm(got - np.mean(t["corners"], 0), axis=1).min() < 15
 
 
+def test_with_the_set_unsure_faces_are_read_again_from_shifted_crops():
+    """Abstract characters that differ only in a small numeral, 3.5 cm tiles lying askew as discards do
+    (the benchmark's look and tables, benchmarks/enrollment.py): one crop decides 9m, 7m, 6m and 5m
+    by chance; the mean over shifted crops of each unsure face decides them (392 of 395 right; 386 before)."""
+    look, size = 953_650, (4608, 2592)
+    img, _, cal = render_grid(look, look_seed=look, tile_cm=3.5, area_cm=85.0, image_size=size,
+                              face_style="abstract")
+    ts = _enroll(img, cal, area_cm=85.0).tile_set
+    right = n = 0
+    for seed in range(look + 1, look + 5):
+        layout = random_layout(np.random.default_rng(seed), "scoring")
+        timg, gt, tcal = render_table(layout, seed, look_seed=look, face_style="abstract", tile_cm=3.5,
+                                      area_cm=85.0, image_size=size)
+        rec = recognize_array(timg, size, 1.0, parse_calibration(tcal), tile_set=ts)
+        want = sorted(t["code"] for t in gt["tiles"] if t["face_up"])
+        got = sorted(t["code"] for t in rec["tiles"] if t["face_up"])
+        right += sum(min(want.count(k), got.count(k)) for k in set(want))
+        n += len(want)
+    print(f"abstract 3.5 cm: {right} of {n}")
+    assert right >= 0.99 * n
+
+
 def test_margins_name_faces_the_set_cannot_tell_apart():
     """Margins as recognition tells faces apart (the discriminant, on crops it was not fitted on): a face
     whose crops fall among another's has a margin near or below 0 and names it; a face apart is near 1."""
