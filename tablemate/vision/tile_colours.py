@@ -152,11 +152,12 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
     backs, ground = table_colours(probs, heat, lab, set_back)
     out = set()
     if backs is not None:
+        share = white_share(probs)
         for i in range(len(lab)):
             as_back = probs[i].argmax() == BACK
             if heat[i] >= (FAINT_BACK if as_back else FAINT):
                 continue
-            blank = probs[i, WHITE] >= BLANK * (1 - probs[i, BACK])
+            blank = share[i] >= BLANK
             near = [backs] if as_back and not blank else [backs] + ([ground] if ground is not None else [])
             if min(np.linalg.norm(lab[i] - k) for k in near) > BACK_DELTA_E:
                 out.add(i)
@@ -165,13 +166,23 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
     return out | set(np.nonzero(on_mat)[0].tolist())
 
 
+def white_share(probs: np.ndarray) -> np.ndarray:
+    """The white dragon's share of what the reader gives the 42 faces (not the back), per row.
+
+    Why summed, not 1 - P(back): a back read surely saturates to 1.0 in
+    float32, and 1 - 1.0 left the share undefined (one test took every sure
+    back for a possible white dragon, the other none).
+    """
+    faces = probs[:, :BACK].sum(axis=1)
+    return np.where(faces > 0, probs[:, WHITE] / np.maximum(faces, 1e-30), 0.0)
+
+
 def read_blank_backs_face_up(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray) -> None:
     """Tiles read as backs that are blank white dragons by colour (``face_up_by_colour``) lose the back (in place)."""
     is_back = probs.argmax(1) == BACK
     if not is_back.any() or is_back.all():
         return
-    share = probs[:, WHITE] / np.maximum(1 - probs[:, BACK], 1e-9)
-    blank = (share >= BLANK) & (heat >= FOUND)
+    blank = (white_share(probs) >= BLANK) & (heat >= FOUND)
     for i in np.nonzero(face_up_by_colour(lab, is_back, probs.max(1) >= SURE, blank))[0]:
         probs[i, BACK] = 0.0
         probs[i] /= max(float(probs[i].sum()), 1e-12)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tablemate.vision.tile_colours import face_up_by_colour, lab_of, mat_coloured, mat_lab, middle_lab
 
@@ -63,3 +64,16 @@ def test_an_outline_of_the_mats_colour_is_bare_mat_unless_the_tiles_share_it():
     # a set whose faces' ground is the mat's colour: nothing is taken for the mat
     assert not mat_coloured(middles, mat, [lab_of([(155, 178, 192)])[0]]).any()
     assert not mat_coloured(middles, mat, []).any()
+
+
+def test_the_white_share_is_the_same_for_both_colour_rules_when_a_back_is_read_surely():
+    from tablemate.vision.contract import READER_CLASSES
+    from tablemate.vision.tile_colours import BLANK, white_share
+    white, back = READER_CLASSES.index("P"), READER_CLASSES.index("back")
+    p = np.zeros((3, len(READER_CLASSES)), np.float32)
+    p[0, back] = 1.0                                        # saturated: no face has any say
+    p[1, back], p[1, white], p[1, 0] = 1.0, 9e-8, 1e-8      # saturated in float32, yet the faces' say is white
+    p[2, back], p[2, white], p[2, 0] = 0.5, 0.25, 0.25      # a plain half share
+    share = white_share(p)
+    assert share[0] == 0 and share[1] == pytest.approx(0.9, rel=1e-3) and share[2] == pytest.approx(0.5)
+    assert (share >= BLANK).tolist() == [False, True, False]
