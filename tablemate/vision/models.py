@@ -109,10 +109,15 @@ def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.nda
     return agree(probs, probs2), (flip + flip2) / 2
 
 
-def agree(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The normalised geometric mean of two rows of probabilities: a face both find likely wins."""
-    g = np.sqrt(np.maximum(a, 1e-12) * np.maximum(b, 1e-12))
-    return (g / g.sum(axis=1, keepdims=True)).astype(np.float32)
+def agree(*readings: np.ndarray, floor: float = 1e-12) -> np.ndarray:
+    """The normalised geometric mean of readings of the same crops (each N x classes): a face all find likely wins.
+
+    ``floor``: the least probability a reading counts with, so one reading
+    sure a face is impossible cannot veto it outright.
+    """
+    logs = np.mean([np.log(np.maximum(r, floor)) for r in readings], axis=0)
+    g = np.exp(logs - logs.max(axis=-1, keepdims=True))
+    return (g / g.sum(axis=-1, keepdims=True)).astype(np.float32)
 
 
 def run_reader_embedding(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -34,7 +34,7 @@ from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_S
                        quad_from_box, reader_blob)
 from .errors import VisionError
 from .grouping import SIDES, Seen, empty_seat, group_tiles, lay_down_centre_tiles
-from .models import run_detector, run_reader, run_reader_embedding
+from .models import agree, run_detector, run_reader, run_reader_embedding
 from .straighten import straighten, tilt
 from .tile_counts import assign_within_counts
 
@@ -473,11 +473,8 @@ def _look_again_shifted(faces: list[Seen], probs: np.ndarray, image: np.ndarray,
         across, along, c = q[1] - q[0], q[3] - q[0], q.mean(0)
         quads += [c + (q - c) * s + dx * across + dy * along for dx, dy, s in SHIFTS]
     again, _, _ = _read_crops(reader_blob([crop_tile(image, q) for q in quads]), models_dir, tile_set)
-    again = again.reshape(len(unsure), len(SHIFTS), -1)
-    for k, i in enumerate(unsure):
-        logs = np.log(np.maximum(np.vstack([probs[i][None], again[k]]), 1e-9)).mean(0)
-        p = np.exp(logs - logs.max())
-        probs[i] = p / p.sum()
+    again = again.reshape(len(unsure), len(SHIFTS), -1).transpose(1, 0, 2)
+    probs[unsure] = agree(probs[unsure], *again, floor=1e-9)
 
 
 def _add_alternatives(t: Seen, reads: list[np.ndarray]) -> None:
