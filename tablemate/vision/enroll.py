@@ -4,7 +4,7 @@ The grid (docs/enrollment.md): 42 faces and two backs, 6 rows of 8,
 fixed order, upright for the bottom seat, anywhere on the mat and turned a
 few degrees. Steps:
 
-1. find the tiles with the detector (recognize's own rectify and detect_table);
+1. find the tiles with the detector (recognize's own rectify and ``table_tiles``);
 2. ``grid_places``: the largest cluster of tiles, its turn measured from
    neighbour directions, cut into a lattice of rows and columns in the
    bottom seat's frame; a place left empty or a tile beyond the grid is
@@ -37,7 +37,7 @@ from .contract import DET_SIZE, READER_CLASSES, crop_tile, reader_blob
 from .errors import VisionError
 from .grouping import Seen
 from .models import run_reader_embedding
-from .recognize import _in_corner, _in_view, detect_table, load_still
+from .recognize import load_still, table_tiles
 from .tile_set import TileSet, fit_discriminant, reader_sha256
 
 COLS = 8
@@ -486,9 +486,7 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
     hom = cal.homography(DET_SIZE, scale)
     rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
     to_image = np.linalg.inv(hom)
-    found = detect_table(image, hom, rectified, models_dir)
-    tiles = [t for t in _in_view(found, to_image, image.shape[1], image.shape[0])
-             if not _in_corner(t.cx, t.cy, DET_SIZE)]
+    tiles = table_tiles(image, hom, rectified, models_dir)
     grid = grid_places(tiles, bonus)
     exp = expected_places(bonus)
     rd = read_places(grid, image, to_image, models_dir)

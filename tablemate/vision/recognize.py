@@ -571,6 +571,16 @@ def _in_corner(x: float, y: float, size: float) -> bool:
     return min(x, size - x) < c and min(y, size - y) < c
 
 
+def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None) -> list[Seen]:
+    """The tiles ``detect_table`` finds that the camera saw and that lie off the corner markers.
+
+    Shared by recognition and enrollment, which find a table's tiles alike.
+    """
+    tiles = _in_view(detect_table(image, hom, rectified, models_dir), np.linalg.inv(hom), image.shape[1],
+                     image.shape[0])
+    return [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
+
+
 def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
                     models_dir=None, timings: dict | None = None, detail: np.ndarray | None = None,
                     tile_set=None) -> dict:
@@ -595,10 +605,8 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
     tm["rectify"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    tiles = detect_table(image, hom, rectified, models_dir)
+    tiles = table_tiles(image, hom, rectified, models_dir)
     to_image = np.linalg.inv(hom)
-    tiles = _in_view(tiles, to_image, image.shape[1], image.shape[0])
-    tiles = [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
     tm["detect"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     lay_down_centre_tiles(tiles, DET_SIZE)
