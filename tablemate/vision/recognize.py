@@ -207,9 +207,10 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     """
     first = detect(rectified, models_dir)
     along = [max(t.w, t.h) for t in first if t.state != "standing" and t.heat >= 0.5]
-    if len(along) < 4 or np.median(along) >= SMALL_TILE:
+    typical = float(np.median(along)) if len(along) >= 4 else SMALL_TILE
+    if typical >= SMALL_TILE:
         return first
-    zoom = min(CLOSE_TILE / float(np.median(along)), LARGE_TILE / float(np.quantile(along, 0.9)))
+    zoom = min(CLOSE_TILE / typical, LARGE_TILE / float(np.quantile(along, 0.9)))
     side = int(min(MAX_SQUARE, DET_SIZE * zoom) // 32 * 32)
     if side < DET_SIZE * MIN_ZOOM:
         return first
