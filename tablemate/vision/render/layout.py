@@ -198,7 +198,64 @@ def place_tiles(spec: TableSpec, rng: np.random.Generator, plan_seed: int | None
                 blocks.append(Block(code="back", true_code="back", x=x, y=y, up=_rot(f, float(rng.normal(0, 1))),
                                     w=W, h=H, z0=level * T, height=T, face_up=False, side=side, role="wall",
                                     group=group))
+    part_touching(blocks)
     return blocks
+
+
+def _push(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """The shortest move of footprint ``b`` (4x2 corners) off footprint ``a``, or None if they do not overlap.
+
+    Separating axes: two rectangles overlap unless their projections onto
+    one of their four edge directions are apart; the move is along the
+    direction where they overlap least.
+    """
+    best = None
+    for poly in (a, b):
+        for k in (0, 1):
+            axis = poly[k + 1] - poly[k]
+            axis = axis / np.linalg.norm(axis)
+            pa, pb = a @ axis, b @ axis
+            depth = min(pa.max(), pb.max()) - max(pa.min(), pb.min())
+            if depth <= 0:
+                return None
+            if best is None or depth < best[0]:
+                best = (depth, axis if pb.mean() >= pa.mean() else -axis)
+    return best[1] * best[0]
+
+
+def part_touching(blocks: list[Block], passes: int = 30) -> None:
+    """Move tiles that the placement jitter pushed into each other apart until they only touch (in place).
+
+    Why: two tiles cannot lie in one place. Without this, the jitter of
+    neighbouring discards (and, on a table small for its tiles, the corners
+    of two seats' discard rows) drew one tile over part of another,
+    sometimes over most of it; the picture then showed a tile nobody at a
+    table could see, and ground truth still counted it as visible. Each
+    overlapping pair moves apart by half the overlap each, a little more
+    than touching; standing tiles take part (a hand's row), the wall stays
+    where it is.
+    """
+    lying = [b for b in blocks if b.role != "wall"]
+    if len(lying) < 2:
+        return
+    gap = 0.01 * float(np.median([b.w for b in lying]))
+    reach = 1.2 * max(np.hypot(b.w, b.h) for b in lying)
+    for _ in range(passes):
+        moved = False
+        xy = np.array([[b.x, b.y] for b in lying])
+        near = np.argwhere(np.triu(np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1)) < reach, 1))
+        for i, j in near:
+            push = _push(lying[i].corners(), lying[j].corners())
+            if push is None:
+                continue
+            step = push * (0.5 + gap / (2 * np.linalg.norm(push)))
+            lying[i].x -= step[0]
+            lying[i].y -= step[1]
+            lying[j].x += step[0]
+            lying[j].y += step[1]
+            moved = True
+        if not moved:
+            return
 
 
 def _discard_start(spec: TableSpec, rng: np.random.Generator) -> float:
