@@ -748,12 +748,12 @@ class Appliance:
         except VisionError:
             cal = None
         try:
-            return enroll_array(small, (w, h), scale, cal, name=self.set_name)
+            return enroll_array(small, (w, h), scale, cal, name=self.set_name, detail=image)
         except EnrollError as err:
             if (err.kind, err.row, err.col) != ("missing", 5, 3):
                 raise
             try:
-                return enroll_array(small, (w, h), scale, cal, name=self.set_name, bonus=False)
+                return enroll_array(small, (w, h), scale, cal, name=self.set_name, bonus=False, detail=image)
             except EnrollError as short:
                 short.total = 36
                 raise err if short.kind == "extra" else short from None

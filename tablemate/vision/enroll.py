@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from . import face_templates
 from .autocalibrate import find_calibration
 from .calibration import Calibration, check_fits, load_calibration
 from .contract import DET_SIZE, READER_CLASSES, crop_tile, reader_blob
@@ -457,6 +458,38 @@ def back_colour(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.n
     return tuple(int(v) for v in np.median(np.concatenate(px), 0))
 
 
+OFF_SIZE = 0.1  # a grid tile whose outline is this much off the grid's median size is placed by its row and column
+
+
+def face_pictures(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.ndarray,
+                  zoom: float) -> dict[str, np.ndarray]:
+    """code -> the face's picture (``face_templates``) from ``image``, ``zoom`` times the working picture's size.
+
+    Every picture is cut at the grid's median tile size, so all faces are
+    pictured alike. Why a tile's centre may come from its row and column: a
+    picture is compared pixel by pixel, and a tile whose outline ran into
+    its shadow or its neighbour (one of 44, now and then) would be pictured
+    shifted; its row's and column's other tiles say where it lies.
+    """
+    to_detail = np.diag([zoom, zoom, 1.0]) @ to_image
+    w, h = np.median(rd.sizes, 0)
+    c, s = np.cos(grid.angle), np.sin(grid.angle)
+    turn = np.array([[c, -s], [s, c]])
+    uv = {rc: np.array([t.cx, t.cy]) @ turn for rc, t in grid.places.items()}
+    out = {}
+    for rc in rd.order:
+        if exp[rc] == "back":
+            continue
+        t = grid.places[rc]
+        if abs(min(t.w, t.h) / w - 1) > OFF_SIZE or abs(max(t.w, t.h) / h - 1) > OFF_SIZE:
+            u = np.median([v[0] for k, v in uv.items() if k[1] == rc[1] and k != rc] or [uv[rc][0]])
+            v = np.median([v[1] for k, v in uv.items() if k[0] == rc[0] and k != rc] or [uv[rc][1]])
+            cx, cy = np.array([u, v]) @ turn.T
+            t = replace(t, cx=float(cx), cy=float(cy))
+        out[exp[rc]] = face_templates.picture(image, _to_image(_quad(t, grid.angle, w, h)[None], to_detail)[0])
+    return out
+
+
 @dataclass
 class Enrollment:
     """What enrollment learned, for the CLI and the display."""
@@ -473,8 +506,13 @@ class Enrollment:
 
 
 def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None, *,
-                 name: str, bonus: bool = True, area_cm: float | None = None, models_dir=None) -> Enrollment:
-    """Learn a set from a decoded grid photo (``scale`` = its size / full size). Raises EnrollError."""
+                 name: str, bonus: bool = True, area_cm: float | None = None, models_dir=None,
+                 detail: np.ndarray | None = None) -> Enrollment:
+    """Learn a set from a decoded grid photo (``scale`` = its size / full size). Raises EnrollError.
+
+    ``detail``: the same photo at a higher resolution (the camera's full
+    still), from which the faces' pictures are cut (``face_templates``).
+    """
     t0 = time.perf_counter()
     w, h = full_size
     if cal is None:
@@ -504,7 +542,9 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
                  tile_px=(float(size[0]), float(size[1])),
                  tile_cm=None if not area_cm else (float(size[0] / DET_SIZE * area_cm), float(size[1] / DET_SIZE * area_cm)),
                  area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image), margins=margins(rd, exp, half_fit), bonus=bonus, spread=spread,
-                 temperature=temperature, weight=weight)
+                 temperature=temperature, weight=weight,
+                 pictures=face_pictures(grid, rd, exp, image if detail is None else detail,
+                                        to_image, (1.0 if detail is None else detail.shape[1] / image.shape[1])))
     want = np.array([READER_CLASSES.index(exp[rc]) for rc in rd.order])
     before = int((rd.probs.argmax(1) == want)[faces].sum())
     after = int((ts.read(rd.probs, rd.emb).argmax(1) == want)[faces].sum())
@@ -515,7 +555,8 @@ def enroll_image(path: str, calibration_path: str | None = None, *, name: str, b
                  area_cm: float | None = None, models_dir=None) -> Enrollment:
     """Learn a set from the grid photo at ``path`` (see ``enroll_array``)."""
     cal = load_calibration(calibration_path) if calibration_path else None
-    image, _sharp, (w, h), scale = load_still(path)
+    image, sharp, (w, h), scale = load_still(path)
     if cal is not None:
         cal = check_fits(cal, w, h)
-    return enroll_array(image, (w, h), scale, cal, name=name, bonus=bonus, area_cm=area_cm, models_dir=models_dir)
+    return enroll_array(image, (w, h), scale, cal, name=name, bonus=bonus, area_cm=area_cm, models_dir=models_dir,
+                        detail=sharp)

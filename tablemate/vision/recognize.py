@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from . import bonus_look, tile_colours
+from . import bonus_look, face_templates, tile_colours
 from .autocalibrate import find_calibration
 from .calibration import Calibration, check_fits, load_calibration
 from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_SCALE, crop_tile, detector_blob,
@@ -401,7 +401,9 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     learned set whose say is blended into every reading, and again after the
     bonus reader's (the player's own flowers count too); with it, a faint
     outline that looks like none of the set's tiles either way round is
-    dropped (a patch of a light mat beside big tiles). With or without a
+    dropped (a patch of a light mat beside big tiles), and each face's
+    likeliest readings are weighed by how alike the tile is to the set's
+    pictures of them at full resolution (``face_templates``). With or without a
     set, outlines whose middle is no colour a tile read so would show (the
     gap between two dark tiles, a patch of mat) are dropped
     (``tile_colours.mat_outlines``), and a tile read as a back
@@ -434,6 +436,9 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
                      tile_set=tile_set, say=say)
     if tile_set is not None:
         _look_again_shifted(faces, probs, image, to_image, models_dir, tile_set)
+        if tile_set.pictures:
+            face_templates.weigh(probs, detail.image, _reading_quads(faces, detail.to_image, detail.image),
+                                 tile_set.pictures)
     heat = np.array([t.heat for t in faces])
     lab = tile_colours.middle_lab(image, _quads(faces, to_image))
     mat = tile_colours.mat_outlines(probs, heat, lab, tile_colours.mat_lab(image, to_image, DET_SIZE),

@@ -37,11 +37,13 @@ from pathlib import Path
 
 import numpy as np
 
+from . import face_templates
 from .contract import READER_CLASSES
 from .errors import VisionError
 
 FORMAT = "tablemate-tile-set"
-VERSION = 2   # 2: a discriminant (whitening and means) instead of cosine prototypes
+VERSION = 3   # 2: a discriminant (whitening and means) instead of cosine prototypes; 3: the faces' pictures
+READABLE = (2, 3)  # a version-2 file has no pictures and still reads (the pictures' help is lost until enrolled again)
 SUFFIX = ".tileset.json"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 
@@ -102,6 +104,7 @@ class TileSet:
     spread: float = float("inf")          # the grid's own crops lie this near their face (99th percentile)
     temperature: float = TEMPERATURE
     weight: float = WEIGHT
+    pictures: dict = field(default_factory=dict)  # code -> grey picture of the face (face_templates)
 
     # --- recognition -----------------------------------------------------------------------------------
 
@@ -166,6 +169,7 @@ class TileSet:
             "area_cm": self.area_cm, "back_bgr": [int(v) for v in self.back_bgr],
             "margins": {k: [round(float(m), 4), n] for k, (m, n) in self.margins.items()},
             "bonus": self.bonus, "spread": round(float(self.spread), 4), "temperature": self.temperature, "weight": self.weight,
+            "pictures": face_templates.encode(self.pictures),
         }
         body["checksum"] = _checksum(body)
         return body
@@ -218,9 +222,9 @@ def parse(data: object, path: Path) -> TileSet:
     """A TileSet from a file's parsed JSON, or TileSetError if anything is off."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _damaged(path)
-    if isinstance(data.get("version"), int) and data["version"] < VERSION:
+    if isinstance(data.get("version"), int) and data["version"] < min(READABLE):
         raise TileSetError(f"the tile set file {path} was made by an older tablemate; enroll the set again")
-    if data.get("version") != VERSION or data.get("checksum") != _checksum(data):
+    if data.get("version") not in READABLE or data.get("checksum") != _checksum(data):
         raise _damaged(path)
     try:
         classes = tuple(data["classes"])
@@ -232,6 +236,9 @@ def parse(data: object, path: Path) -> TileSet:
                 or not set(classes) <= set(READER_CLASSES) or "back" not in classes
                 or not all(np.isfinite(a).all() for a in (protos, whiten, means))):
             raise ValueError
+        pictures = face_templates.decode(data["pictures"]) if data["version"] >= 3 else {}
+        if not set(pictures) <= set(classes):
+            raise ValueError
         order = sorted(range(len(classes)), key=lambda i: READER_CLASSES.index(classes[i]))
         return TileSet(
             name=str(data["name"]), reader_sha256=str(data["reader_sha256"]),
@@ -241,7 +248,8 @@ def parse(data: object, path: Path) -> TileSet:
             tile_cm=None if data.get("tile_cm") is None else tuple(float(v) for v in data["tile_cm"]),
             area_cm=data.get("area_cm"), back_bgr=tuple(int(v) for v in data["back_bgr"]),
             margins={k: (float(m), str(n)) for k, (m, n) in data.get("margins", {}).items()},
-            bonus=bool(data.get("bonus", True)), spread=float(data["spread"]), temperature=float(data["temperature"]), weight=float(data["weight"]))
+            bonus=bool(data.get("bonus", True)), spread=float(data["spread"]), temperature=float(data["temperature"]), weight=float(data["weight"]),
+            pictures=pictures)
     except (KeyError, TypeError, ValueError, IndexError):
         raise _damaged(path) from None
 

@@ -1,0 +1,100 @@
+"""A learned set's faces as pictures, compared with a tile at the camera's full resolution.
+
+Why: the reader sees a tile at 36x48 pixels and describes it with features
+learned on other sets. On an unusual set two faces may differ only in a
+small mark (the numeral above the characters, one more pip) that is a few
+pixels there and that those features do not separate; the reading is then
+sure and wrong. The enrollment grid shows every face of this very set, so
+recognition can compare a tile with the pictures of the faces it might be,
+pixel by pixel and at a higher resolution: normalised cross-correlation of
+grey levels (so light and white balance do not matter), over a few pixels
+of shift (the outline is off by a few percent) and either way up (the
+faces of an unknown set may be read upside down). Only the reading's
+likeliest faces are compared, which keeps it to a few milliseconds a table.
+"""
+from __future__ import annotations
+
+import base64
+
+import cv2
+import numpy as np
+
+from .contract import READER_CLASSES, crop_tile
+
+SIZE = (48, 64)          # a tile's crop (width, height): a third more than the reader's
+SLACK = (4, 5)           # the picture is the crop less this on each side: the shift allowed either way
+CANDIDATES = 4           # the reading's likeliest faces compared (more changed nothing on the benchmark's sets)
+SHARPNESS = 25.0         # a face 0.1 likelier in correlation is e^2.5 times likelier (15-50 read alike on held-out looks)
+
+
+def _grey(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(crop_tile(image, quad, margin=0.0, size=SIZE), cv2.COLOR_BGR2GRAY)
+
+
+def picture(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """A face's picture (uint8 grey) from the tile with outline ``quad`` (TL, TR, BR, BL upright)."""
+    sx, sy = SLACK
+    return _grey(image, quad)[sy:-sy, sx:-sx].copy()
+
+
+def likeness(crop: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
+    """Each picture's best correlation with ``crop`` (grey, SIZE) over the shifts, either way up."""
+    turned = crop[::-1, ::-1].copy()
+    out = np.empty(len(pictures), np.float32)
+    for k, p in enumerate(pictures):
+        out[k] = max(cv2.matchTemplate(crop, p, cv2.TM_CCOEFF_NORMED).max(),
+                     cv2.matchTemplate(turned, p, cv2.TM_CCOEFF_NORMED).max())
+    return out
+
+
+def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dict[str, np.ndarray],
+          rows: list[int] | None = None) -> list[int]:
+    """Reweigh each row's likeliest faces by how alike its tile and their pictures are (in place).
+
+    ``quads``: the rows' outlines in ``image`` (the sharpest picture at
+    hand). Within the CANDIDATES likeliest faces that have a picture, each
+    face's probability is multiplied by exp(SHARPNESS * correlation) and
+    their share of the row is kept, so a face outside them and the row's
+    sum do not move. Rows read as a back, or whose likeliest face has no
+    picture, are left alone. Returns the rows reweighed.
+    """
+    back = READER_CLASSES.index("back")
+    done = []
+    for i in range(len(probs)) if rows is None else rows:
+        order = [int(k) for k in np.argsort(-probs[i])[:CANDIDATES]]
+        if order[0] == back or READER_CLASSES[order[0]] not in pictures:
+            continue
+        cand = [k for k in order if READER_CLASSES[k] in pictures]
+        if len(cand) < 2:
+            continue
+        like = likeness(_grey(image, quads[i]), [pictures[READER_CLASSES[k]] for k in cand])
+        p = probs[i, cand].astype(np.float64)
+        w = p * np.exp(SHARPNESS * (like - like.max()))
+        probs[i, cand] = (w / w.sum() * p.sum()).astype(probs.dtype)
+        done.append(i)
+    return done
+
+
+def encode(pictures: dict[str, np.ndarray]) -> dict:
+    """The pictures for a set file: their size and each face's grey levels as base64."""
+    sx, sy = SLACK
+    return {"width": SIZE[0] - 2 * sx, "height": SIZE[1] - 2 * sy,
+            "faces": {c: base64.b64encode(np.ascontiguousarray(p, np.uint8).tobytes()).decode("ascii")
+                      for c, p in pictures.items()}}
+
+
+def decode(data: dict) -> dict[str, np.ndarray]:
+    """``encode``'s inverse; ValueError (the set file is damaged) if the size or any face is not what this version makes."""
+    sx, sy = SLACK
+    w, h = SIZE[0] - 2 * sx, SIZE[1] - 2 * sy
+    if not isinstance(data, dict) or data.get("width") != w or data.get("height") != h or not isinstance(data.get("faces"), dict):
+        raise ValueError
+    out = {}
+    for c, b in data["faces"].items():
+        if c not in READER_CLASSES or c == "back":
+            raise ValueError
+        a = np.frombuffer(base64.b64decode(b, validate=True), np.uint8)
+        if a.size != w * h:
+            raise ValueError
+        out[c] = a.reshape(h, w)
+    return out

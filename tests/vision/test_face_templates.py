@@ -1,0 +1,79 @@
+"""The set's face pictures (vision.face_templates): compared at full resolution, stored exactly."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tablemate.vision import face_templates
+from tablemate.vision.contract import READER_CLASSES
+
+
+def _tile(text: str, shift=(0, 0), angle: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """A light tile with a dark mark on a green mat, and its outline (TL, TR, BR, BL)."""
+    img = np.full((300, 300, 3), (40, 110, 40), np.uint8)
+    c = np.array([150.0 + shift[0], 150.0 + shift[1]])
+    w, h = 96, 128
+    a = np.deg2rad(angle)
+    right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    quad = np.array([c - right * w / 2 - down * h / 2, c + right * w / 2 - down * h / 2,
+                     c + right * w / 2 + down * h / 2, c - right * w / 2 + down * h / 2])
+    cv2.fillConvexPoly(img, quad.astype(np.int32), (225, 235, 240))
+    face = np.full((h, w, 3), (225, 235, 240), np.uint8)
+    cv2.putText(face, text, (14, 100), cv2.FONT_HERSHEY_SIMPLEX, 2.6, (30, 30, 160), 7)
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), quad.astype(np.float32))
+    warped = cv2.warpPerspective(face, m, (300, 300))
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, (300, 300)) > 0
+    img[mask] = warped[mask]
+    return img, quad
+
+
+def test_a_tile_is_most_like_its_own_face_shifted_and_turned_round():
+    pics = {c: face_templates.picture(*_tile(t)) for c, t in (("3m", "3"), ("8m", "8"), ("6p", "6"))}
+    for shift, angle in (((4, -3), 0.0), ((-3, 4), 180.0)):
+        img, _ = _tile("8", shift, angle)
+        _, quad = _tile("8")                        # the outline as a detector might give it: a few pixels
+        #                                             off, and for the turned tile still read as if upright
+        like = face_templates.likeness(face_templates._grey(img, quad), list(pics.values()))
+        assert list(pics)[int(like.argmax())] == "8m"
+        assert like.max() > 0.8 and np.sort(like)[-2] < like.max() - 0.1
+
+
+def test_the_pictures_overrule_a_sure_wrong_reading_and_keep_the_row_s_sum():
+    pics = {c: face_templates.picture(*_tile(t)) for c, t in (("3m", "3"), ("8m", "8"))}
+    img, quad = _tile("8", (2, 2))
+    probs = np.full((2, len(READER_CLASSES)), 0.001, np.float32)
+    probs[0, READER_CLASSES.index("3m")] = 0.9              # read surely as 3m, 8m second
+    probs[0, READER_CLASSES.index("8m")] = 0.05
+    probs[1, READER_CLASSES.index("back")] = 0.95           # a back is left alone
+    probs /= probs.sum(1, keepdims=True)
+    before = probs.copy()
+    done = face_templates.weigh(probs, img, np.stack([quad, quad]), pics)
+    assert done == [0]
+    assert READER_CLASSES[int(probs[0].argmax())] == "8m"
+    assert np.isclose(probs[0].sum(), 1.0, atol=1e-5)
+    others = [k for k in range(len(READER_CLASSES)) if READER_CLASSES[k] not in pics]
+    assert np.allclose(probs[0, others], before[0, others])
+    assert np.array_equal(probs[1], before[1])
+
+
+def test_a_face_without_a_picture_is_left_to_the_reading():
+    pics = {"3m": face_templates.picture(*_tile("3"))}
+    img, quad = _tile("8")
+    probs = np.full((1, len(READER_CLASSES)), 0.01, np.float32)
+    probs[0, READER_CLASSES.index("8m")] = 0.6
+    before = probs.copy()
+    assert face_templates.weigh(probs, img, quad[None], pics) == []
+    assert np.array_equal(probs, before)
+
+
+def test_pictures_survive_the_file_and_a_wrong_one_is_refused():
+    pics = {"3m": face_templates.picture(*_tile("3")), "h1": face_templates.picture(*_tile("1"))}
+    data = face_templates.encode(pics)
+    back = face_templates.decode(data)
+    assert set(back) == set(pics) and all(np.array_equal(back[c], pics[c]) for c in pics)
+    for bad in ({**data, "width": 30}, {**data, "faces": {"3m": data["faces"]["3m"][:-8]}},
+                {**data, "faces": {"zz": data["faces"]["3m"]}}, {**data, "faces": {"back": data["faces"]["3m"]}},
+                {**data, "faces": {"3m": "not base64!"}}, [1, 2]):
+        with pytest.raises(ValueError):
+            face_templates.decode(bad)
