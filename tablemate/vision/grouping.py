@@ -27,6 +27,8 @@ Rules, in tile widths W (the median short side of the lying tiles):
   backs, two equal faces), or split exactly into such melds; otherwise its
   tiles are ``unknown`` but keep a group number of their own (the turn
   tracker counts them as laid out even when they are misread).
+- in a corner, a tile belongs to the seat whose row it continues, a flower
+  or season to the seat that reads it upright (``_corner_tiles_join_their_row``).
 - discards belong to the seat whose edge they lie in front of; within 1 W of
   a diagonal, to the seat they face (their upright direction). A face-up
   tile more than 4.5 W to the side of that seat's axis is in no row of six
@@ -365,12 +367,19 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
     turned a quarter, its length along its own seat's edge; at the end of a
     meld row that reaches into the corner (large tiles) it would go to the
     neighbour. A tile lying in line with another seat's tiles (as deep from
-    that edge, the next tile along) belongs to that row.
+    that edge, the next tile along) belongs to that row. Except a flower or
+    season: it is never claimed, so never laid turned, and the seat that
+    reads it upright owns it; at the end of a long meld row it may lie in
+    line with the neighbour's row (big tiles on a small table: the top
+    seat's flowers at the head of the left seat's melds).
     """
     for t, d in zip(tiles, dists):
         near = sorted(d, key=d.get)[:2]  # the two nearest edges: a corner when both are within the zone
         if t.state == "face_up" and d[near[1]] <= zone and set(near) not in ({"bottom", "top"}, {"left", "right"}):
-            t.side = _row_beside(t, near, tiles, unit) or t.side
+            if _is_bonus(t.code) and ORIENT_SIDE.get(t.orient) in near:
+                t.side = ORIENT_SIDE[t.orient]
+            else:
+                t.side = _row_beside(t, near, tiles, unit) or t.side
 
 
 def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> str | None:

@@ -252,3 +252,18 @@ def test_a_discard_on_the_diagonal_read_sideways_joins_the_row_it_continues():
     seats = group_tiles(top_row + [last] + right_row, SIZE)
     assert last.side == "top"
     assert len(seats["top"]["discards"]) == 6 and len(seats["right"]["discards"]) == 3
+
+
+def test_a_flower_ending_a_meld_row_in_the_corner_goes_to_the_seat_it_faces():
+    """Big tiles: the top seat's flower lies in the top-left corner, at the head of the left seat's meld
+    column and in line with it, while the top row's last tile was pushed aside. A flower is never claimed,
+    so never laid turned: the seat that reads it upright (top) owns it."""
+    w, h = 26, 35
+    flower = Seen(58, 58, w, h, 2, "face_up", "h1")
+    left = [Seen(58, 95 + 27 * i, h, w, 1, "face_up", c) for i, c in enumerate(["W", "W", "W", "6s", "7s", "8s"])]
+    left += [Seen(18, 200 + 27 * i, h, w, 1, "face_up", c) for i, c in enumerate(["1p", "1p", "1p", "9m"])]
+    top = [Seen(140 + 27 * i, 58, w, h, 2, "face_up", c) for i, c in enumerate(["N", "N", "N", "2s", "2s", "2s"])]
+    top += [Seen(260 + 27 * i, 18, w, h, 2, "face_up", c) for i, c in enumerate(["5p", "5p", "5p", "3m"])]
+    seats = group_tiles([flower] + left + top, SIZE)
+    assert flower.side == "top" and seats["top"]["flowers"] == ["h1"] and seats["left"]["flowers"] == []
+    assert len(seats["left"]["melds"]) == 2 and len(seats["top"]["melds"]) == 2
