@@ -1,7 +1,7 @@
 """Turn tracking through vision on rendered play, frame by frame.
 
     .venv/bin/python benchmarks/turn_accuracy.py [--sequences 4] [--turns 24] [--size 2304x1296] [--markers]
-        [--cover 0.5]
+        [--cover 0.5] [--tile-cm 3.0 [--faces abstract] [--enroll]]
 
 Renders sequences of play (docs/table-setup.md "During play": discards in rows, claims
 as exposed melds, standing hands, the wall) at the video resolution, reads
@@ -29,7 +29,12 @@ How it stays like a real table, and honest:
   the appliance runs it (``confirm=1``), so every state change has to be
   read right in the one frame that shows it;
 - the ground-truth line feeds the same tracker the renderer's truth: what
-  is left between it and the vision line is vision's doing.
+  is left between it and the vision line is vision's doing;
+- ``--faces abstract`` draws every table's set with faces that look nothing
+  like tiles (``render.enroll_grid.abstract_face``), and ``--enroll`` first
+  enrolls each table's set from a 12 MP photo of its grid
+  (docs/enrollment.md) and reads the frames with it, as the appliance does
+  after enrollment (turns on sets never trained on, issue "Enrollment").
 """
 from __future__ import annotations
 
@@ -46,7 +51,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tablemate.app.frame_vision import FrameVision  # noqa: E402
 from tablemate.app.session import play_sequence, recognition_of  # noqa: E402
-from tablemate.vision import render  # noqa: E402
+from tablemate.vision.calibration import parse_calibration  # noqa: E402
+from tablemate.vision.enroll import enroll_array  # noqa: E402
+from tablemate.vision.render.enroll_grid import render_grid, render_table  # noqa: E402
 from tablemate.vision.turns import SIDES, TurnTracker  # noqa: E402
 
 LOOK_SEED = 5000  # sequence k is seen by camera, table and tile set LOOK_SEED + k
@@ -75,7 +82,13 @@ def main() -> None:
                     help="the tiles' width in cm (default: each table draws its own from 1.8-4.0 cm)")
     ap.add_argument("--cover", type=float, default=0.0,
                     help="with --markers: share of frames with one marker covered (an arm over it)")
+    ap.add_argument("--faces", default="standard", choices=("standard", "abstract"),
+                    help="the sets' faces: as the family draws them, or abstract ones no training drew")
+    ap.add_argument("--enroll", action="store_true", help="enroll each table's set first and read with it")
     args = ap.parse_args()
+    if args.enroll and args.tile_cm is None:
+        ap.error("--enroll needs --tile-cm (the grid is laid with the table's own tiles)")
+    face_style = None if args.faces == "standard" else args.faces
     size = tuple(int(x) for x in args.size.split("x"))
     frames = right = right_truth = counts_exact = 0
     seconds = []
@@ -84,12 +97,19 @@ def main() -> None:
         east = SIDES[seq % 4]
         steps = play_sequence(rng, east=east, turns=args.turns, idle_rate=0.0)
         vision, truth = TurnTracker(turn=east), TurnTracker(turn=east)
-        camera = FrameVision()
+        tile_set = None
+        if args.enroll:
+            look = LOOK_SEED + seq
+            grid, _, gcal = render_grid(look, look_seed=look, family=args.family, tile_cm=args.tile_cm,
+                                        image_size=(4608, 2592), face_style=face_style)
+            tile_set = enroll_array(grid, (grid.shape[1], grid.shape[0]), 1.0, parse_calibration(gcal),
+                                    name="bench").tile_set
+        camera = FrameVision(tile_set=tile_set)
         arm = random.Random(2000 + seq)  # which frames have a marker covered, and which one
         for i, step in enumerate(steps):
-            image, gt, cal = render.render_scene(step.layout, seq * 1000 + i, family=args.family, image_size=size,
-                                                 look_seed=LOOK_SEED + seq, markers=args.markers,
-                                                 tile_cm=args.tile_cm)
+            image, gt, cal = render_table(step.layout, seq * 1000 + i, family=args.family, image_size=size,
+                                          look_seed=LOOK_SEED + seq, markers=args.markers, tile_cm=args.tile_cm,
+                                          face_style=face_style)
             if args.markers and arm.random() < args.cover:
                 image = cover_marker(image, cal["corners"], arm.randrange(4))
             ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])  # what a video frame went through
@@ -109,7 +129,8 @@ def main() -> None:
                       f"discards seen {seen}, on the table {want}")
     seconds.sort()
     tiles = f"{args.tile_cm} cm tiles" if args.tile_cm else "tiles of 1.8-4.0 cm"
-    print(f"{frames} frames at {size[0]}x{size[1]} ({args.family} looks, {tiles}, {args.sequences} tables, "
+    faces = (" with abstract faces" if face_style else "") + (", each set enrolled first" if args.enroll else "")
+    print(f"{frames} frames at {size[0]}x{size[1]} ({args.family} looks{faces}, {tiles}, {args.sequences} tables, "
           f"{'calibrated by the corner markers' if args.markers else 'mat found automatically'}"
           f"{f', one covered in {100 * args.cover:.0f}% of frames' if args.markers and args.cover else ''})")
     print(f"turn right through vision:       {right}/{frames} = {100 * right / frames:.1f}%")
