@@ -223,7 +223,38 @@ def grid_places(tiles: list[Seen], bonus: bool = True) -> Grid:
         rc = missing[0]
         raise EnrollError(f"{_where(rc)}: no tile there ({exp[rc]} belongs there); nothing was stored",
                           rc[0] + 1, rc[1] + 1, kind="missing", code=exp[rc])
-    return Grid(places, angle, (px, py))
+    return Grid(_off_size_by_lattice(places, angle), angle, (px, py))
+
+
+OFF_SIZE = 0.1  # a grid tile's outline this much off the grid's median size is redrawn from its row and column
+
+
+def _off_size_by_lattice(places: dict[tuple[int, int], Seen], angle: float) -> dict[tuple[int, int], Seen]:
+    """The places, each outline far off the median size replaced by the median size where its row and column put it.
+
+    Why: every crop enrollment learns from is cut from these outlines. Now
+    and then the detector joins a grid tile with its neighbour or its
+    shadow (one 4m outline came out two tiles wide); its crops, cut
+    sideways across two tiles, taught the set a 4m no table shows, and
+    every 4m at the table was misread. The grid is a lattice, so the
+    tile's row and column (the median of their other tiles) say where it
+    lies, and the grid's median says its size.
+    """
+    w = float(np.median([min(t.w, t.h) for t in places.values()]))
+    h = float(np.median([max(t.w, t.h) for t in places.values()]))
+    c, s = np.cos(angle), np.sin(angle)
+    turn = np.array([[c, -s], [s, c]])
+    uv = {rc: np.array([t.cx, t.cy]) @ turn for rc, t in places.items()}
+    out = {}
+    for rc, t in places.items():
+        if abs(min(t.w, t.h) / w - 1) <= OFF_SIZE and abs(max(t.w, t.h) / h - 1) <= OFF_SIZE:
+            out[rc] = t
+            continue
+        u = np.median([v[0] for k, v in uv.items() if k[1] == rc[1] and k != rc] or [uv[rc][0]])
+        v = np.median([v[1] for k, v in uv.items() if k[0] == rc[0] and k != rc] or [uv[rc][1]])
+        cx, cy = np.array([u, v]) @ turn.T
+        out[rc] = replace(t, cx=float(cx), cy=float(cy), w=w, h=h)
+    return out
 
 
 def _quad(t: Seen, angle: float, w: float, h: float, dx=0.0, dy=0.0, turn=0.0, scale=1.0) -> np.ndarray:
@@ -458,36 +489,17 @@ def back_colour(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.n
     return tuple(int(v) for v in np.median(np.concatenate(px), 0))
 
 
-OFF_SIZE = 0.1  # a grid tile whose outline is this much off the grid's median size is placed by its row and column
-
-
 def face_pictures(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.ndarray,
                   zoom: float) -> dict[str, np.ndarray]:
     """code -> the face's picture (``face_templates``) from ``image``, ``zoom`` times the working picture's size.
 
-    Every picture is cut at the grid's median tile size, so all faces are
-    pictured alike. Why a tile's centre may come from its row and column: a
-    picture is compared pixel by pixel, and a tile whose outline ran into
-    its shadow or its neighbour (one of 44, now and then) would be pictured
-    shifted; its row's and column's other tiles say where it lies.
+    Every picture is cut at the grid's median tile size, so all faces are pictured alike.
     """
     to_detail = np.diag([zoom, zoom, 1.0]) @ to_image
     w, h = np.median(rd.sizes, 0)
-    c, s = np.cos(grid.angle), np.sin(grid.angle)
-    turn = np.array([[c, -s], [s, c]])
-    uv = {rc: np.array([t.cx, t.cy]) @ turn for rc, t in grid.places.items()}
-    out = {}
-    for rc in rd.order:
-        if exp[rc] == "back":
-            continue
-        t = grid.places[rc]
-        if abs(min(t.w, t.h) / w - 1) > OFF_SIZE or abs(max(t.w, t.h) / h - 1) > OFF_SIZE:
-            u = np.median([v[0] for k, v in uv.items() if k[1] == rc[1] and k != rc] or [uv[rc][0]])
-            v = np.median([v[1] for k, v in uv.items() if k[0] == rc[0] and k != rc] or [uv[rc][1]])
-            cx, cy = np.array([u, v]) @ turn.T
-            t = replace(t, cx=float(cx), cy=float(cy))
-        out[exp[rc]] = face_templates.picture(image, _to_image(_quad(t, grid.angle, w, h)[None], to_detail)[0])
-    return out
+    return {exp[rc]: face_templates.picture(image, _to_image(_quad(grid.places[rc], grid.angle, w, h)[None],
+                                                              to_detail)[0])
+            for rc in rd.order if exp[rc] != "back"}
 
 
 @dataclass

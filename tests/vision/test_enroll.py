@@ -57,6 +57,27 @@ def test_a_wrong_grid_is_refused_by_row_and_column(fault, where):
     assert where in str(e.value) and "nothing was stored" in str(e.value)
 
 
+def test_an_outline_far_off_the_grid_s_size_is_placed_by_its_row_and_column():
+    """The detector joined one grid tile with its shadow: an outline two tiles wide, shifted. Every crop
+    enrollment learns from is cut from the outline, so it is redrawn at the grid's size where its row and
+    column put it; outlines near the median size stay as found."""
+    from tablemate.vision.enroll import _off_size_by_lattice
+    from tablemate.vision.grouping import Seen
+    a = np.deg2rad(3.0)
+    right, down = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    places = {}
+    for r in range(3):
+        for c in range(4):
+            x, y = np.array([200.0, 150.0]) + c * 26 * right + r * 36 * down
+            places[(r, c)] = Seen(float(x), float(y), 17.0 + 0.2 * ((r + c) % 3), 23.0, 0, "face_up")
+    true = places[(1, 2)]
+    places[(1, 2)] = Seen(true.cx - 8, true.cy + 1, 34.0, 24.0, 0, "face_up")
+    fixed = _off_size_by_lattice(places, a)
+    assert np.hypot(fixed[(1, 2)].cx - true.cx, fixed[(1, 2)].cy - true.cy) < 1.0
+    assert abs(fixed[(1, 2)].w - 17.2) < 0.3 and abs(fixed[(1, 2)].h - 23.0) < 0.1
+    assert all(fixed[rc] is places[rc] for rc in places if rc != (1, 2))
+
+
 def test_a_damaged_set_file_and_one_for_other_models_are_refused(learned, tmp_path):
     path = learned.tile_set.save(tmp_path / "t.tileset.json")
     data = json.loads(path.read_text())
