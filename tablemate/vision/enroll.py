@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from . import face_templates
+from . import face_templates, tile_colours
 from .autocalibrate import find_calibration
 from .calibration import Calibration, check_fits, load_calibration
 from .contract import DET_SIZE, READER_CLASSES, crop_tile, reader_blob
@@ -50,11 +50,13 @@ SWAP_P = 0.5              # a swap: each of two places reads as the other's code
 DOUBLE_COS = 0.85         # a doubled face: two places' features at least this alike ...
 DOUBLE_P = 0.8            # ... and one reads as the other's code at least this surely
 RELIABLE = 0.75           # swaps and doubles are judged only where the reader reads this share of the grid
-FLIP_P = 0.97             # upside down: the flip head this sure of one tile ...
+FLIP_P = 0.9              # upside down: the flip head this sure on average over a tile's jittered crops, and as
+#                           sure of them turned round that they lie upright, ...
 ASYMMETRIC = 0.07         # ... whose face differs turned round (cosine, beyond its jitter)
 #: Faces with an up every set shares: characters, winds, red and green dragons, numbered flowers and seasons.
 DIRECTED = frozenset([f"{n}m" for n in range(1, 10)] + ["E", "S", "W", "N", "C", "F"] + [f"h{n}" for n in range(1, 9)])
 BACK_P = 0.5              # a back reads as one at least this surely
+BACK_DE = 25.0            # a face-down tile's middle lies this near the grid's backs' colour (CIE76)
 ECHO = 0.8                # detector peaks closer than this share of a tile's long side are one tile
 
 
@@ -284,6 +286,9 @@ class Readings:
     jitter_probs: np.ndarray          # places x JITTERS x 43
     turned_emb: np.ndarray            # the jittered crops turned round: places x JITTERS x D
     sizes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    jitter_flip: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))   # places x 2: the flip head's
+    #                                          mean "upside down" over the jittered crops, and over them turned round
+    middle_lab: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))    # places x 3: the middle's colour
 
 
 def read_places(grid: Grid, image: np.ndarray, to_image: np.ndarray, models_dir=None, seed: int = 0) -> Readings:
@@ -316,7 +321,15 @@ def read_places(grid: Grid, image: np.ndarray, to_image: np.ndarray, models_dir=
     m = n * k
     return Readings(order, probs[0:m:k], flip[0:m:k], emb[0:m:k], probs[1:m:k],
                     emb[:m].reshape(n, k, -1)[:, 2:], probs[:m].reshape(n, k, -1)[:, 2:],
-                    emb[m:].reshape(n, JITTERS, -1), np.float64([[min(t.w, t.h), max(t.w, t.h)] for t in ts]))
+                    emb[m:].reshape(n, JITTERS, -1), np.float64([[min(t.w, t.h), max(t.w, t.h)] for t in ts]),
+                    np.stack([flip[:m, 1].reshape(n, k)[:, 2:].mean(1), flip[m:, 1].reshape(n, JITTERS).mean(1)], 1),
+                    tile_colours.lab_of([_middle_bgr(t, grid.angle, image, to_image).tolist() for t in ts]))
+
+
+def _middle_bgr(t: Seen, angle: float, image: np.ndarray, to_image: np.ndarray) -> np.ndarray:
+    """The median colour (BGR) of a grid tile's middle half, from the picture as taken."""
+    q = _to_image(_quad(t, angle, min(t.w, t.h) * 0.5, max(t.w, t.h) * 0.5)[None], to_image)[0]
+    return np.median(crop_tile(image, q, margin=0.0, size=(12, 16)).reshape(-1, 3), 0)
 
 
 def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
@@ -325,12 +338,21 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
     back = READER_CLASSES.index("back")
     code_at = [exp[rc] for rc in rd.order]
     faces = [i for i, c in enumerate(code_at) if c != "back"]
+    backs = [i for i, c in enumerate(code_at) if c == "back"]
+
+    def looks_like_backs(i: int) -> bool:
+        """A tile read as a back is face down only if its middle has the grid's backs' colour: to the reader
+        (trained to read tiles whatever their colours) an unusual dark face looks like a back."""
+        if len(rd.middle_lab) != len(code_at) or not backs:
+            return True
+        return float(np.linalg.norm(rd.middle_lab[i] - np.median(rd.middle_lab[backs], 0))) < BACK_DE
+
     for i, c in enumerate(code_at):  # backs and face-down tiles: the reader tells a back from a face reliably
         rc = rd.order[i]
         if c == "back" and rd.probs[i, back] < BACK_P and rd.turned[i, back] < BACK_P:
             raise EnrollError(f"{_where(rc)}: a tile face down (its back) belongs there, but a face is up; "
                               "nothing was stored", rc[0] + 1, rc[1] + 1, kind="face_up")
-        if c != "back" and min(rd.probs[i, back], rd.turned[i, back]) > 0.9:
+        if c != "back" and min(rd.probs[i, back], rd.turned[i, back]) > 0.9 and looks_like_backs(i):
             raise EnrollError(f"{_where(rc)}: the tile lies face down; {c} belongs there face up; nothing was stored",
                               rc[0] + 1, rc[1] + 1, kind="face_down", code=c)
     where_code = {c: i for i, c in enumerate(code_at) if c != "back"}
@@ -361,9 +383,11 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
                 raise EnrollError(f"{_where(rc)}: {code_at[j]} a second time (as at {_where(rj)}) where "
                                   f"{code_at[i]} belongs; nothing was stored", rc[0] + 1, rc[1] + 1,
                                   kind="doubled", code=code_at[i], other=(rj[0] + 1, rj[1] + 1))
-    # Upside down: the reader's flip head sure of this tile (its face classes are trained to read a
-    # tile either way up, so they are no evidence), and only while the flip head is quiet on most of
-    # the grid (on crops cut badly, or faces it cannot read, it says "flipped" everywhere).
+    # Upside down: the reader's flip head sure of this tile over its jittered crops, and as sure that
+    # they lie upright turned round (its face classes are trained to read a tile either way up, so
+    # they are no evidence; one crop alone took upright held-out 4m and abstract 7m tiles for upside
+    # down), only on a set the reader reads (on faces it never saw its flip head guesses) and only
+    # while the flip head is quiet on most of the grid (on crops cut badly it says "flipped" everywhere).
     # A face that looks alike either way up (4p, 9s, a plain white dragon) cannot lie upside down:
     # its crops turned round must differ from it clearly more than its jittered crops differ.
     # Only written faces (DIRECTED) are judged: circles and bamboos have no up that every set
@@ -372,9 +396,9 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
     je = rd.jitter_emb / np.linalg.norm(rd.jitter_emb, axis=2, keepdims=True)
     te = rd.turned_emb / np.linalg.norm(rd.turned_emb, axis=2, keepdims=True)
     pairs = np.triu_indices(je.shape[1], 1)
-    for i in [i for i in faces if code_at[i] in DIRECTED] if quiet else []:
+    for i in [i for i in faces if code_at[i] in DIRECTED] if quiet and reliable else []:
         asymmetric = (je[i] @ je[i].T)[pairs].mean() - (je[i] @ te[i].T).mean() > ASYMMETRIC
-        if rd.flip[i, 1] > FLIP_P and asymmetric:
+        if rd.jitter_flip[i, 0] > FLIP_P and rd.jitter_flip[i, 1] < 1 - FLIP_P and asymmetric:
             rc = rd.order[i]
             raise EnrollError(f"{_where(rc)}: the tile ({code_at[i]}) lies upside down; turn it upright as the "
                               "bottom seat reads it; nothing was stored", rc[0] + 1, rc[1] + 1,

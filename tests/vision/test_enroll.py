@@ -49,12 +49,33 @@ def test_a_rendered_grid_enrolls(learned, tmp_path):
     ({"swap": (2, 3)}, "row 1, column 3 and row 1, column 4 are swapped"),
     ({"missing": 20}, "row 3, column 5: no tile there"),
     ({"upside_down": 27}, "row 4, column 4: the tile (E) lies upside down"),
+    ({"doubled": (10, 42)}, "row 2, column 3: the tile lies face down; 2p belongs there"),
 ])
 def test_a_wrong_grid_is_refused_by_row_and_column(fault, where):
     img, _, cal = render_grid(LOOK, look_seed=LOOK, tile_cm=2.2, image_size=SIZE, **fault)
     with pytest.raises(EnrollError) as e:
         _enroll(img, cal)
     assert where in str(e.value) and "nothing was stored" in str(e.value)
+
+
+@pytest.mark.parametrize("style, tile_cm, look, fault, refused", [
+    (None, 3.0, 5004, {}, None),                   # one crop of its upright 4m: "upside down", surely
+    ("abstract", 3.0, 5001, {}, None),             # ... of an abstract 7m too
+    ("abstract", 3.5, 5003, {}, None),             # an abstract h6: "a back" either way up
+    ("abstract", 3.5, 5003, {"doubled": (10, 42)}, "row 2, column 3: the tile lies face down"),
+])
+def test_a_right_grid_the_reader_misjudges_is_not_refused(style, tile_cm, look, fault, refused):
+    """The flip head judged one crop of an upright tile upside down, and the reader took a dark abstract
+    face for a back: the player's right grid was refused. Upside down now needs the flip head sure over the
+    tile's jittered crops and a set the reader reads; face down needs the backs' colour as well. A tile
+    really face down on the same abstract set is still refused."""
+    img, _, cal = render_grid(look, look_seed=look, tile_cm=tile_cm, image_size=(4608, 2592), face_style=style,
+                              **fault)
+    if refused is None:
+        assert _enroll(img, cal).read_after >= 40
+    else:
+        with pytest.raises(EnrollError, match=refused):
+            _enroll(img, cal)
 
 
 def test_an_outline_far_off_the_grid_s_size_is_placed_by_its_row_and_column():
