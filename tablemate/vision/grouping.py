@@ -23,7 +23,10 @@ Rules, in tile widths W (the median short side of the lying tiles):
 - hand row: the rightmost tile (as the seat sees it) set apart by at least
   0.35 W is the winning tile.
 - meld row: groups split by gaps of at least 0.25 W; bonus tiles are
-  flowers; a group must be a chow, pung, kong or a concealed kong (two
+  flowers (but an unsure one, or one lying across like a claimed tile,
+  touching tiles that make no meld without it is read as its next choice
+  when that makes them melds); a group
+  must be a chow, pung, kong or a concealed kong (two
   backs, two equal faces), or split exactly into such melds; otherwise its
   tiles are ``unknown`` but keep a group number of their own (the turn
   tracker counts them as laid out even when they are misread).
@@ -504,6 +507,7 @@ def _runs_units(row: list[Seen], side: str, unit: float, gap_w: float) -> list[l
 
 def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -> int:
     for run in _runs_units(row, side, unit, MELD_GAP_W):
+        run = _doubtful_flower_in_a_meld(run, side)
         bonus = [t for t in run if _is_bonus(t.code)]
         if bonus:
             group += 1
@@ -534,6 +538,34 @@ def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -
                 t.role, t.group = "meld", group
             seat["melds"].append(meld)
     return group
+
+
+def _doubtful_flower_in_a_meld(run: list[Seen], side: str) -> list[Seen]:
+    """The run, with a doubtful flower that touches the run's other tiles read as its next choice,
+    when that choice alone makes the whole run melds and the run without it makes none (in place).
+
+    Doubtful: read less surely than DOUBTFUL, or lying across its seat's
+    rows. Why: flowers are laid apart from the melds and never turned, but a
+    claimed tile lies turned at its meld's end, where an unusual set's face
+    cut a little off was read as a flower (0.57 sure, in the next frame
+    0.92); the two tiles left made no meld, and the claim, whose meld the
+    turn tracker counts, was missed.
+    """
+    doubtful = [t for t in run if _is_bonus(t.code) and (t.confidence < DOUBTFUL or _lies_across(t, side))]
+    rest = [t for t in run if not _is_bonus(t.code)]
+    if len(doubtful) != 1 or len(rest) != len(run) - 1 or not rest or _split_melds(rest) is not None:
+        return run
+    parts = _split_melds(run)
+    if parts is not None and any(fix is not None and fix[0] is doubtful[0] for _, _, fix in parts):
+        t, code, p = next(fix for _, _, fix in parts if fix is not None and fix[0] is doubtful[0])
+        t.code, t.confidence = code, float(p)
+    return run
+
+
+def _lies_across(t: Seen, side: str) -> bool:
+    """Whether the tile is read by a neighbour of ``side``: turned a quarter in that seat's rows."""
+    reader = ORIENT_SIDE.get(t.orient)
+    return reader is not None and {reader, side} not in ({"bottom", "top"}, {"left", "right"}) and reader != side
 
 
 def seen_from_quad(quad, state: str, code: str = "back", confidence: float = 1.0) -> Seen:

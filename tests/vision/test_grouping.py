@@ -267,3 +267,27 @@ def test_a_flower_ending_a_meld_row_in_the_corner_goes_to_the_seat_it_faces():
     seats = group_tiles([flower] + left + top, SIZE)
     assert flower.side == "top" and seats["top"]["flowers"] == ["h1"] and seats["left"]["flowers"] == []
     assert len(seats["left"]["melds"]) == 2 and len(seats["top"]["melds"]) == 2
+
+
+def test_a_doubtful_flower_at_a_meld_s_end_that_completes_it_is_its_next_reading():
+    """A claimed tile lies turned at its meld's end; an unusual set's face cut a little off was read as a
+    flower, 7m its next reading. The two tiles left make no meld, so the claim would be missed; the run
+    with the flower read as 7m is a pung. Doubtful is unsure (0.57), or lying across as no flower lies,
+    however sure (0.92). A flower read surely and lying as flowers lie stays a flower."""
+    w, h = 26, 35
+    hand = [("1m", "2m", "3m", "E", "E", "E", "4s", "5s", "6s", "N", "N")]
+
+    def table(confidence, orient):
+        across = orient in (1, 3)
+        first = Seen(262, SIZE - 62, w, h, orient, "face_up", "h8", confidence,
+                     alternatives=(("h8", confidence), ("7m", 0.05), ("h5", 0.02), ("9m", 0.01)))
+        x0 = 262 + (h if across else w) / 2 + 2 + w / 2
+        row = [first] + [Seen(x0 + 27 * i, SIZE - 62, w, h, 0, "face_up", "7m", 0.99) for i in range(2)]
+        tiles = [Seen(200 + 27 * i, SIZE - 20, w, h, 0, "face_up", c) for i, c in enumerate(hand[0])]
+        return first, group_tiles(tiles + row, SIZE)["bottom"]
+    for confidence, orient in ((0.57, 0), (0.92, 1), (0.92, 3)):
+        first, seat = table(confidence, orient)
+        assert seat["melds"] == [{"kind": "pung", "tiles": ["7m"] * 3, "exposed": True}], (confidence, orient)
+        assert seat["flowers"] == [] and first.code == "7m"
+    first, seat = table(0.92, 0)
+    assert seat["flowers"] == ["h8"] and seat["melds"] == [] and first.code == "h8"
