@@ -1,6 +1,6 @@
 """Enrollment on sets the models never saw: tiles and seats read right without and with the learned set.
 
-    python benchmarks/enrollment.py [--sets 2] [--tables 4] [--sizes 2.2,3.0,3.5]
+    python benchmarks/enrollment.py [--sets 4] [--tables 4] [--sizes 2.2,3.0,3.5]
         [--styles holdout,abstract] [--image-size 4608x2592] [--json OUT.json]
 
 For each face style and tile size (on an 85 cm play area), ``--sets`` tile
@@ -115,7 +115,7 @@ def _line(r: dict) -> str:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sets", type=int, default=2)
+    ap.add_argument("--sets", type=int, default=4)
     ap.add_argument("--tables", type=int, default=4)
     ap.add_argument("--sizes", default="2.2,3.0,3.5")
     ap.add_argument("--styles", default="holdout,abstract")
