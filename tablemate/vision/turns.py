@@ -28,7 +28,11 @@ frame is one that play can produce (docs/table-setup.md "During play"):
   later frame uncertain and the turn stuck;
 - anything else (melds vanishing, discards vanishing without a claim, two
   claims at once, no table seen, no recognition at all) is an *uncertain*
-  frame and changes nothing.
+  frame and changes nothing;
+- after an uncertain frame, one new discard since that frame, the table
+  having only grown since the accepted one, is that discard: the accepted
+  frame was out of date (a discard missed when it was played), and the
+  seat that discarded last is known (``TurnTracker._caught_up``).
 
 A change must be seen in ``confirm`` consecutive frames before it counts, so
 one misread frame cannot move the turn. ``next_turn()`` is the NEXT button:
@@ -110,6 +114,9 @@ class TurnTracker:
     _seen: int = field(default=0, repr=False)
     #: Per side, claims accepted before their meld was read (see the module docstring).
     _unread_claims: tuple[int, ...] = field(default=(0, 0, 0, 0), repr=False)
+    #: The last frame's counts, and how many frames in a row were uncertain (see ``update``).
+    _last: Counts | None = field(default=None, repr=False)
+    _stale: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
         if self.turn not in SIDES:
@@ -128,7 +135,8 @@ class TurnTracker:
         """Take one frame; return the event it caused, or None.
 
         An uncertain frame returns None and changes nothing; ``last_uncertain``
-        tells the caller so it can say so.
+        tells the caller so it can say so. See ``_caught_up`` for frames
+        after uncertain ones.
         """
         self.last_uncertain = False
         counts = Counts.of(recognition)
@@ -143,13 +151,17 @@ class TurnTracker:
             change = _promoted_kong(self.accepted, counts)
             if change is None:
                 self._pending, self._seen = None, 0
+                self._last, self._stale = counts, 0
                 return None
             key = key + ("kong",) + counts.kongs()
         else:
-            change = _interpret(self.accepted, counts, self.turn, self._unread_claims)
+            change = self._caught_up(counts) or _interpret(self.accepted, counts, self.turn, self._unread_claims)
+        self._last = counts
         if change is None:
             self.last_uncertain = True
+            self._stale += 1
             return None
+        self._stale = 0
         late = change.pop("late_melds", (0, 0, 0, 0))
         if change["kind"] == "melds_read":  # only the melds of claims already followed: nothing happened
             self.accepted = counts
@@ -172,6 +184,32 @@ class TurnTracker:
         self.kong_window = ({"side": change["side"], "tile": change["tile"]}
                             if change["kind"] == "promoted_kong" else None)
         return change
+
+
+    def _caught_up(self, counts: Counts) -> dict | None:
+        """After an uncertain frame, one new discard since it (nothing gone since the accepted frame): that discard.
+
+        Why: a discard missed in the one frame that showed it comes back
+        only together with a later play, two changes at once, out of play
+        order; every later frame then differed from the accepted one by
+        more than play allows (or by a run in play order that named the
+        wrong seat last), and the tracker stayed on a wrong seat for the
+        rest of the hand. One discard between two frames names the seat that
+        played last. Only while the table grows: where discards vanished
+        (a hand over them) the accepted frame is kept, and the tiles that
+        come back when the hand leaves are compared with it.
+        """
+        last = self._last
+        if not self._stale or last is None or not (_grown(self.accepted, last) and _grown(last, counts)):
+            return None
+        change = _interpret(last, counts, self.turn, self._unread_claims)
+        return change if change is not None and change["kind"] == "discard" else None
+
+
+def _grown(before: Counts, after: Counts) -> bool:
+    """Whether every side has at least the discards and melds it had."""
+    return (all(len(a) >= len(b) for a, b in zip(after.discards, before.discards))
+            and all(a >= b for a, b in zip(after.meld_counts(), before.meld_counts())))
 
 
 def _promoted_kong(before: Counts, after: Counts) -> dict | None:

@@ -182,3 +182,33 @@ def test_a_vanished_discard_with_two_new_ones_stays_uncertain():
     t = TurnTracker(turn="bottom")
     t.update(rec({"top": ["E"]}))
     assert t.update(rec({"bottom": ["1m"], "right": ["2m"]})) is None and t.last_uncertain and t.turn == "bottom"
+
+
+def test_a_discard_seen_late_does_not_leave_the_turn_on_a_wrong_seat():
+    """Bottom's discard was missed in the frame that showed it and came back with top's, out of play order;
+    compared with the accepted frame, left's next discard then made a run in play order from top (top,
+    left, bottom) that named bottom as the last to play. One discard between the last two frames names
+    the seat that played last: left, so it is bottom's turn."""
+    t = TurnTracker(turn="bottom")
+    t.update(rec())
+    t.update(rec())                                                     # bottom discarded 1m: not seen
+    t.update(rec({"right": ["2m"]}))
+    assert t.turn == "top"
+    assert t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"]})) is None and t.last_uncertain
+    ev = t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"], "left": ["4m"]}))
+    assert ev == {"kind": "discard", "side": "left", "tile": "4m"} and t.turn == "bottom"
+    t.update(rec({"bottom": ["1m", "5m"], "right": ["2m"], "top": ["3m"], "left": ["4m"]}))
+    assert t.turn == "right"
+
+
+def test_a_hand_over_the_discards_while_a_seat_plays_keeps_the_accepted_frame():
+    """A hand over top's and left's discards for two frames, while right discards: the frames lost tiles,
+    so nothing is caught up from them; when the hand leaves, right's discard is read against the accepted
+    frame."""
+    t = TurnTracker(turn="right")
+    full = {"bottom": ["1m"], "top": ["3m"], "left": ["4m"]}
+    t.update(rec(full))
+    assert t.update(rec({"bottom": ["1m"]})) is None
+    assert t.update(rec({"bottom": ["1m"], "right": ["2m"]})) is None and t.turn == "right"
+    ev = t.update(rec({**full, "right": ["2m"]}))
+    assert ev["kind"] == "discard" and ev["side"] == "right" and t.turn == "top"
