@@ -10,7 +10,8 @@ pixel by pixel and at a higher resolution: normalised cross-correlation of
 grey levels (so light and white balance do not matter), over a few pixels
 of shift (the outline is off by a few percent) and either way up (the
 faces of an unknown set may be read upside down). Only the reading's
-likeliest faces are compared, which keeps it to a few milliseconds a table.
+likeliest faces are compared, which keeps it to tens of milliseconds a
+still.
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ SIZE = (64, 86)          # a tile's crop (width, height), nearly twice the reade
 SLACK = (6, 7)           # the picture is the crop less this on each side: the shift allowed either way
 CANDIDATES = 4           # the reading's likeliest faces compared (more changed nothing on the benchmark's sets)
 SHARPNESS = 40.0         # a face 0.1 likelier in correlation is e^4 times likelier
+FLAT = 4.0               # a picture whose grey levels spread less than this (std) has no say: correlation with
+#                          a blank face is noise (OpenCV gives a uniform one 1.0 against anything)
 
 
 def _grey(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -56,7 +59,8 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
     face's probability is multiplied by exp(SHARPNESS * correlation) and
     their share of the row is kept, so a face outside them and the row's
     sum do not move. Rows read as a back, or whose likeliest face has no
-    picture, are left alone. Returns the rows reweighed.
+    picture, are left alone, and a blank picture (FLAT) is no candidate.
+    Returns the rows reweighed.
     """
     back = READER_CLASSES.index("back")
     done = []
@@ -64,7 +68,7 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
         order = [int(k) for k in np.argsort(-probs[i])[:CANDIDATES]]
         if order[0] == back or READER_CLASSES[order[0]] not in pictures:
             continue
-        cand = [k for k in order if READER_CLASSES[k] in pictures]
+        cand = [k for k in order if READER_CLASSES[k] in pictures and pictures[READER_CLASSES[k]].std() >= FLAT]
         if len(cand) < 2:
             continue
         like = likeness(_grey(image, quads[i]), [pictures[READER_CLASSES[k]] for k in cand])

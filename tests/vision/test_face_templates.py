@@ -77,3 +77,17 @@ def test_pictures_survive_the_file_and_a_wrong_one_is_refused():
                 {**data, "faces": {"3m": "not base64!"}}, [1, 2]):
         with pytest.raises(ValueError):
             face_templates.decode(bad)
+
+
+def test_a_blank_picture_has_no_say():
+    """Correlation with a uniform picture is 1.0 against anything (OpenCV); a blank face's picture must not
+    pull every tile it is a candidate for towards it."""
+    pics = {"8m": face_templates.picture(*_tile("8")), "P": face_templates.picture(*_tile(""))}
+    assert pics["P"].std() < face_templates.FLAT
+    img, quad = _tile("3")                          # a face unlike both: the reading decides
+    probs = np.full((1, len(READER_CLASSES)), 0.001, np.float32)
+    probs[0, READER_CLASSES.index("8m")] = 0.6
+    probs[0, READER_CLASSES.index("P")] = 0.3
+    before = probs.copy()
+    face_templates.weigh(probs, img, quad[None], pics)
+    assert np.array_equal(probs, before)
