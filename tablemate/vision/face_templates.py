@@ -50,8 +50,7 @@ def likeness(crop: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dict[str, np.ndarray],
-          rows: list[int] | None = None) -> list[int]:
+def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dict[str, np.ndarray]) -> list[int]:
     """Reweigh each row's likeliest faces by how alike its tile and their pictures are (in place).
 
     ``quads``: the rows' outlines in ``image`` (the sharpest picture at
@@ -63,12 +62,13 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
     Returns the rows reweighed.
     """
     back = READER_CLASSES.index("back")
+    telling = {c for c, p in pictures.items() if p.std() >= FLAT}
     done = []
-    for i in range(len(probs)) if rows is None else rows:
+    for i in range(len(probs)):
         order = [int(k) for k in np.argsort(-probs[i])[:CANDIDATES]]
         if order[0] == back or READER_CLASSES[order[0]] not in pictures:
             continue
-        cand = [k for k in order if READER_CLASSES[k] in pictures and pictures[READER_CLASSES[k]].std() >= FLAT]
+        cand = [k for k in order if READER_CLASSES[k] in telling]
         if len(cand) < 2:
             continue
         like = likeness(_grey(image, quads[i]), [pictures[READER_CLASSES[k]] for k in cand])
