@@ -38,7 +38,7 @@ from .contract import DET_SIZE, READER_CLASSES, crop_tile, reader_blob
 from .errors import VisionError
 from .grouping import Seen
 from .models import run_reader_embedding
-from .recognize import load_still, table_tiles
+from .recognize import Detail, load_still, table_tiles
 from .tile_set import TileSet, fit_discriminant, reader_sha256
 
 COLS = 8
@@ -513,16 +513,14 @@ def back_colour(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.n
     return tuple(int(v) for v in np.median(np.concatenate(px), 0))
 
 
-def face_pictures(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.ndarray,
-                  zoom: float) -> dict[str, np.ndarray]:
-    """code -> the face's picture (``face_templates``) from ``image``, ``zoom`` times the working picture's size.
+def face_pictures(grid: Grid, rd: Readings, exp, detail: Detail) -> dict[str, np.ndarray]:
+    """code -> the face's picture (``face_templates``) from the sharpest picture at hand.
 
     Every picture is cut at the grid's median tile size, so all faces are pictured alike.
     """
-    to_detail = np.diag([zoom, zoom, 1.0]) @ to_image
     w, h = np.median(rd.sizes, 0)
-    return {exp[rc]: face_templates.picture(image, _to_image(_quad(grid.places[rc], grid.angle, w, h)[None],
-                                                              to_detail)[0])
+    return {exp[rc]: face_templates.picture(detail.image, _to_image(_quad(grid.places[rc], grid.angle, w, h)[None],
+                                                                     detail.to_image)[0])
             for rc in rd.order if exp[rc] != "back"}
 
 
@@ -579,8 +577,7 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
                  tile_cm=None if not area_cm else (float(size[0] / DET_SIZE * area_cm), float(size[1] / DET_SIZE * area_cm)),
                  area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image), margins=margins(rd, exp, half_fit), bonus=bonus, spread=spread,
                  temperature=temperature, weight=weight,
-                 pictures=face_pictures(grid, rd, exp, image if detail is None else detail,
-                                        to_image, (1.0 if detail is None else detail.shape[1] / image.shape[1])))
+                 pictures=face_pictures(grid, rd, exp, Detail.of(image, to_image, detail)))
     want = np.array([READER_CLASSES.index(exp[rc]) for rc in rd.order])
     before = int((rd.probs.argmax(1) == want)[faces].sum())
     after = int((ts.read(rd.probs, rd.emb).argmax(1) == want)[faces].sum())

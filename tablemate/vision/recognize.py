@@ -379,6 +379,14 @@ class Detail:
     def __init__(self, image: np.ndarray, to_image: np.ndarray):
         self.image, self.to_image = image, to_image
 
+    @classmethod
+    def of(cls, image: np.ndarray, to_image: np.ndarray, sharper: np.ndarray | None) -> "Detail":
+        """``sharper`` (the same picture at a higher resolution) if given, else ``image``, with the map into it."""
+        if sharper is None:
+            return cls(image, to_image)
+        zoom = sharper.shape[1] / image.shape[1]
+        return cls(sharper, np.diag([zoom, zoom, 1.0]) @ to_image)
+
     def look(self, faces: list[Seen], probs: np.ndarray, rows: list[int] | None = None, models_dir=None,
              limit: int = bonus_look.MAX_LOOKS) -> list[int]:
         """The bonus reader's closer look at the rows that may be flowers or seasons (``bonus_look``)."""
@@ -616,8 +624,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     tm["detect"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     lay_down_centre_tiles(tiles, DET_SIZE)
-    zoom = 1.0 if detail is None else detail.shape[1] / image.shape[1]
-    closer = Detail(image if detail is None else detail, np.diag([zoom, zoom, 1.0]) @ to_image)
+    closer = Detail.of(image, to_image, detail)
     faces, probs, say = read(tiles, image, to_image, models_dir, closer, tile_set)
     kept = {id(t) for t in faces}
     tiles = [t for t in tiles if t.state == "standing" or id(t) in kept]
