@@ -323,13 +323,13 @@ def read_places(grid: Grid, image: np.ndarray, to_image: np.ndarray, models_dir=
                     emb[:m].reshape(n, k, -1)[:, 2:], probs[:m].reshape(n, k, -1)[:, 2:],
                     emb[m:].reshape(n, JITTERS, -1), np.float64([[min(t.w, t.h), max(t.w, t.h)] for t in ts]),
                     np.stack([flip[:m, 1].reshape(n, k)[:, 2:].mean(1), flip[m:, 1].reshape(n, JITTERS).mean(1)], 1),
-                    tile_colours.lab_of([_middle_bgr(t, grid.angle, image, to_image).tolist() for t in ts]))
+                    tile_colours.lab_of([np.median(_middle(t, grid.angle, image, to_image), 0).tolist() for t in ts]))
 
 
-def _middle_bgr(t: Seen, angle: float, image: np.ndarray, to_image: np.ndarray) -> np.ndarray:
-    """The median colour (BGR) of a grid tile's middle half, from the picture as taken."""
+def _middle(t: Seen, angle: float, image: np.ndarray, to_image: np.ndarray) -> np.ndarray:
+    """A grid tile's middle half (its pixels, N x 3 BGR), from the picture as taken."""
     q = _to_image(_quad(t, angle, min(t.w, t.h) * 0.5, max(t.w, t.h) * 0.5)[None], to_image)[0]
-    return np.median(crop_tile(image, q, margin=0.0, size=(12, 16)).reshape(-1, 3), 0)
+    return crop_tile(image, q, margin=0.0, size=(12, 16)).reshape(-1, 3)
 
 
 def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
@@ -503,13 +503,7 @@ def choose_blend(rd: Readings, exp: dict, half_fit: TileSet) -> tuple[float, flo
 
 def back_colour(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.ndarray) -> tuple[int, int, int]:
     """The backs' median colour (BGR) over their middle, from the picture as taken."""
-    px = []
-    for rc in rd.order:
-        if exp[rc] != "back":
-            continue
-        t = grid.places[rc]
-        q = _to_image(_quad(t, grid.angle, min(t.w, t.h) * 0.5, max(t.w, t.h) * 0.5)[None], to_image)[0]
-        px.append(crop_tile(image, q, margin=0.0, size=(12, 16)).reshape(-1, 3))
+    px = [_middle(grid.places[rc], grid.angle, image, to_image) for rc in rd.order if exp[rc] == "back"]
     return tuple(int(v) for v in np.median(np.concatenate(px), 0))
 
 
