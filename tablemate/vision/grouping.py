@@ -343,6 +343,11 @@ def _is_wall_row(row: list[Seen]) -> bool:
     return len(row) >= 2 and all(t.state == "face_down" for t in row)
 
 
+def _neighbours(a: str, b: str) -> bool:
+    """Whether two sides meet in a corner (not the same side, not opposite ones)."""
+    return a != b and {a, b} not in ({"bottom", "top"}, {"left", "right"})
+
+
 def _zone_side(t: Seen, dist: dict, zone: float) -> str:
     """The seat a tile near the edge belongs to: the nearest edge, or in a corner, the one its length points to.
 
@@ -354,7 +359,7 @@ def _zone_side(t: Seen, dist: dict, zone: float) -> str:
     """
     near = sorted(dist, key=dist.get)
     first, second = near[0], near[1]
-    if dist[second] > zone or {first, second} in ({"bottom", "top"}, {"left", "right"}):
+    if dist[second] > zone or not _neighbours(first, second):
         return first
     vertical = t.orient in (0, 2)           # the face's 'up' (its length) along the image's y axis
     if t.state == "standing":
@@ -378,7 +383,7 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
     """
     for t, d in zip(tiles, dists):
         near = sorted(d, key=d.get)[:2]  # the two nearest edges: a corner when both are within the zone
-        if t.state == "face_up" and d[near[1]] <= zone and set(near) not in ({"bottom", "top"}, {"left", "right"}):
+        if t.state == "face_up" and d[near[1]] <= zone and _neighbours(*near):
             if _is_bonus(t.code) and ORIENT_SIDE.get(t.orient) in near:
                 t.side = ORIENT_SIDE[t.orient]
             else:
@@ -507,7 +512,7 @@ def _runs_units(row: list[Seen], side: str, unit: float, gap_w: float) -> list[l
 
 def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -> int:
     for run in _runs_units(row, side, unit, MELD_GAP_W):
-        run = _doubtful_flower_in_a_meld(run, side)
+        _doubtful_flower_in_a_meld(run, side)
         bonus = [t for t in run if _is_bonus(t.code)]
         if bonus:
             group += 1
@@ -540,9 +545,9 @@ def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -
     return group
 
 
-def _doubtful_flower_in_a_meld(run: list[Seen], side: str) -> list[Seen]:
-    """The run, with a doubtful flower that touches the run's other tiles read as its next choice,
-    when that choice alone makes the whole run melds and the run without it makes none (in place).
+def _doubtful_flower_in_a_meld(run: list[Seen], side: str) -> None:
+    """A doubtful flower touching the run's other tiles is read as its next choice, when that choice alone
+    makes the whole run melds and the run without it makes none (in place).
 
     Doubtful: read less surely than DOUBTFUL, or lying across its seat's
     rows. Why: flowers are laid apart from the melds and never turned, but a
@@ -554,18 +559,17 @@ def _doubtful_flower_in_a_meld(run: list[Seen], side: str) -> list[Seen]:
     doubtful = [t for t in run if _is_bonus(t.code) and (t.confidence < DOUBTFUL or _lies_across(t, side))]
     rest = [t for t in run if not _is_bonus(t.code)]
     if len(doubtful) != 1 or len(rest) != len(run) - 1 or not rest or _split_melds(rest) is not None:
-        return run
-    parts = _split_melds(run)
-    if parts is not None and any(fix is not None and fix[0] is doubtful[0] for _, _, fix in parts):
-        t, code, p = next(fix for _, _, fix in parts if fix is not None and fix[0] is doubtful[0])
+        return
+    fix = next((f for _, _, f in _split_melds(run) or [] if f is not None and f[0] is doubtful[0]), None)
+    if fix is not None:
+        t, code, p = fix
         t.code, t.confidence = code, float(p)
-    return run
 
 
 def _lies_across(t: Seen, side: str) -> bool:
     """Whether the tile is read by a neighbour of ``side``: turned a quarter in that seat's rows."""
     reader = ORIENT_SIDE.get(t.orient)
-    return reader is not None and {reader, side} not in ({"bottom", "top"}, {"left", "right"}) and reader != side
+    return reader is not None and _neighbours(reader, side)
 
 
 def seen_from_quad(quad, state: str, code: str = "back", confidence: float = 1.0) -> Seen:
