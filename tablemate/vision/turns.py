@@ -114,9 +114,9 @@ class TurnTracker:
     _seen: int = field(default=0, repr=False)
     #: Per side, claims accepted before their meld was read (see the module docstring).
     _unread_claims: tuple[int, ...] = field(default=(0, 0, 0, 0), repr=False)
-    #: The last frame's counts, and how many frames in a row were uncertain (see ``update``).
+    #: The last frame's counts, and whether it was uncertain (see ``_caught_up``).
     _last: Counts | None = field(default=None, repr=False)
-    _stale: int = field(default=0, repr=False)
+    _stale: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.turn not in SIDES:
@@ -151,7 +151,7 @@ class TurnTracker:
             change = _promoted_kong(self.accepted, counts)
             if change is None:
                 self._pending, self._seen = None, 0
-                self._last, self._stale = counts, 0
+                self._last, self._stale = counts, False
                 return None
             key = key + ("kong",) + counts.kongs()
         else:
@@ -159,9 +159,9 @@ class TurnTracker:
         self._last = counts
         if change is None:
             self.last_uncertain = True
-            self._stale += 1
+            self._stale = True
             return None
-        self._stale = 0
+        self._stale = False
         late = change.pop("late_melds", (0, 0, 0, 0))
         if change["kind"] == "melds_read":  # only the melds of claims already followed: nothing happened
             self.accepted = counts
@@ -184,7 +184,6 @@ class TurnTracker:
         self.kong_window = ({"side": change["side"], "tile": change["tile"]}
                             if change["kind"] == "promoted_kong" else None)
         return change
-
 
     def _caught_up(self, counts: Counts) -> dict | None:
         """After an uncertain frame, one new discard since it (nothing gone since the accepted frame): that discard.
