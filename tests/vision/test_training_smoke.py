@@ -35,3 +35,32 @@ def test_one_step_training_exports_models_that_onnxruntime_runs(tmp_path):
     sess = ort.InferenceSession(str(tmp_path / "bonus_smoke.onnx"), providers=["CPUExecutionProvider"])
     (probs,) = sess.run(None, {"crops": np.zeros((2, 3, BONUS_H, BONUS_W), np.float32)})
     assert probs.shape == (2, len(BONUS_CLASSES)) and np.allclose(probs.sum(1), 1, atol=1e-4)
+
+
+def test_a_reader_goes_on_from_its_exported_weights(tmp_path):
+    """Warm start: the exported weights come back exactly, and the folded norms stay frozen while training goes on.
+
+    A smoke step has a learning rate of 0, so the reader exported after it
+    must give the features of the one it started from; a BatchNorm left in
+    training mode would move its statistics and change them.
+    """
+    import onnxruntime as ort
+
+    from tablemate.vision.contract import READ_H, READ_W
+    from tablemate.vision.train import data, fit
+
+    data.main(["--out", str(tmp_path), "--reader-scenes", "2", "--detector-scenes", "0", "--workers", "1"])
+    first = fit.fit_reader(tmp_path, 0, True, out_dir=tmp_path, deep=True)
+    again = tmp_path / "again"
+    again.mkdir()
+    second = fit.fit_reader(tmp_path, 0, True, out_dir=again, deep=True, init=tmp_path / first["model"], rotate=1.0)
+    assert second["init"] == str(tmp_path / first["model"]) and second["steps"] == 1
+    crops = np.random.default_rng(1).random((6, 3, READ_H, READ_W), dtype=np.float32)
+    run = lambda p: ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]).run(["embedding"], {"crops": crops})[0]  # noqa: E731
+    a, b = run(tmp_path / first["model"]), run(again / second["model"])
+    assert np.abs(a).max() > 0 and np.allclose(a, b, atol=1e-5)
+    # Not the same shape of reader: refused, not half loaded.
+    from tablemate.vision.train.nets import Reader
+    from tablemate.vision.train.warm_start import load_reader
+    with pytest.raises(ValueError, match="not the same reader"):
+        load_reader(Reader(43), tmp_path / first["model"])

@@ -127,9 +127,36 @@ def _fit_temperature(logits, yv, F) -> float:
     return best_t
 
 
+def _rotate_some(xs: np.ndarray, rng: np.random.Generator, share: float, degrees: float = 15.0) -> np.ndarray:
+    """``share`` of the crops turned up to ``degrees`` either way in the image plane.
+
+    Why: a tile lying askew on the table is cut along an outline that is not
+    quite its own (the detector's outlines are upright in the play area,
+    straightening finds most of the tilt, not all); real photos show it.
+    """
+    import cv2
+    pick = np.nonzero(rng.random(len(xs)) < share)[0]
+    if not len(pick):
+        return xs
+    xs = xs.copy()
+    h, w = xs.shape[1:3]
+    for j in pick:
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(-degrees, degrees)), 1.0)
+        xs[j] = cv2.warpAffine(xs[j], m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    return xs
+
+
 def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS,
-               deep: bool = False) -> dict:
-    """The reader, or with ``deep`` the second, deeper reader (``tile_reader_deep.onnx``), on the same data."""
+               deep: bool = False, init: Path | None = None, peak_lr: float = 3e-3, rotate: float = 0.0,
+               real_share: float | None = None) -> dict:
+    """The reader, or with ``deep`` the second, deeper reader (``tile_reader_deep.onnx``), on the same data.
+
+    ``init``: go on from that exported reader's weights (``warm_start``) rather
+    than from scratch, usually with a lower ``peak_lr``. ``rotate``: the share
+    of crops turned a little (``_rotate_some``). ``real_share``: the share of
+    each batch drawn from real crops (photos and tile photos) when the data
+    says which crops are rendered; otherwise every crop is drawn alike.
+    """
     import cv2
     import torch
     import torch.nn.functional as F
@@ -138,6 +165,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     rng = np.random.default_rng(seed)
     d = np.load(data / "reader.npz")
     x, y, flip = d["x"], d["y"].astype(np.int64), d["flip"].astype(np.int64)
+    rendered = int(d["rendered"]) if "rendered" in d.files else len(x)
     rx, ry = _real_crops(rng, 2 if smoke else 20)
     x = np.concatenate([x, rx])
     y = np.concatenate([y, ry.astype(np.int64)])
@@ -149,9 +177,17 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     # Bonus tiles twice as often: eight look-alike classes whose faces vary most between sets.
     bonus = np.array([READER_CLASSES[k].startswith("h") for k in y[tr]])
     weights = np.where(bonus, 2.0, 1.0)
+    if real_share is not None and "rendered" in d.files:
+        real = tr >= rendered  # the data's rendered crops come first, then its photo crops, then the tile photos
+        weights[real] *= real_share / weights[real].sum()
+        weights[~real] *= (1 - real_share) / weights[~real].sum()
     weights /= weights.sum()
     net = (DeepReader if deep else Reader)(len(READER_CLASSES))
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if init:
+        from .warm_start import freeze_norms, load_reader
+        load_reader(net, Path(init))
+        freeze_norms(net)
+    opt = torch.optim.AdamW(net.parameters(), lr=peak_lr, weight_decay=1e-4)
     to_t = lambda a: _crops_tensor(a, torch)  # noqa: E731
     t0, step, bs = time.time(), 0, 128
     budget = 0 if smoke else minutes * 60
@@ -164,6 +200,8 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
                 f = float(rng.uniform(1.3, 2.2))
                 small = cv2.resize(xs[j], None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
                 xs[j] = cv2.resize(small, (READ_W, READ_H), interpolation=cv2.INTER_LINEAR)
+        if rotate:
+            xs = _rotate_some(xs, rng, rotate)
         xb = _augment(to_t(xs), rng, torch, colour_swap=0.3)
         # Upside-down copies teach the flip head; crops already flipped in the data stay labelled.
         fb = torch.from_numpy(flip[idx])
@@ -172,7 +210,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
         fb = torch.where(rot, 1 - fb, fb)
         face, fl = net(xb)
         loss = F.cross_entropy(face, torch.from_numpy(y[idx]), label_smoothing=0.02) + 0.5 * F.cross_entropy(fl, fb)
-        _cosine_step(opt, loss, 3e-3, t0, budget)
+        _cosine_step(opt, loss, peak_lr, t0, budget)
         step += 1
         if step % 200 == 0:
             print(f"step {step} loss {loss.item():.4f} t {time.time() - t0:.0f}s", flush=True)
@@ -202,6 +240,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     _set_meta(out, {"classes": ",".join(READER_CLASSES), "input": f"RGB 0..1 NCHW {READ_H}x{READ_W}",
                     "temperature": f"{best_t:.3f}"})
     res = {"model": out.name, "steps": step, "train_crops": int(len(tr)), "val_crops": int(len(val)),
+           "init": str(init) if init else None, "peak_lr": peak_lr, "rotate": rotate, "real_share": real_share,
            "val_accuracy": acc, "val_flip_accuracy": flip_acc, "temperature": best_t,
            "minutes": (time.time() - t0) / 60, "sha256": sha256(out)}
     if not smoke:
@@ -426,13 +465,18 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="one training step, exported to *_smoke.onnx")
     ap.add_argument("--out-dir", default=str(MODELS), help="where the .onnx goes (default: models/)")
+    ap.add_argument("--init", help="reader, reader-deep: go on from this exported reader's weights")
+    ap.add_argument("--peak-lr", type=float, default=3e-3, help="reader, reader-deep: the cosine schedule's peak")
+    ap.add_argument("--rotate", type=float, default=0.0, help="reader, reader-deep: share of crops turned up to 15 degrees")
+    ap.add_argument("--real-share", type=float, help="reader, reader-deep: share of each batch from real crops")
     ap.add_argument("--lowres", type=float, default=0.0,
                     help="detector: share of crops degraded to a low-resolution camera (not used for the shipped model)")
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
     if a.model in ("reader", "reader-deep"):
-        res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), deep=a.model == "reader-deep")
+        res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), deep=a.model == "reader-deep",
+                         init=a.init, peak_lr=a.peak_lr, rotate=a.rotate, real_share=a.real_share)
     elif a.model == "bonus":
         res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir))
     else:

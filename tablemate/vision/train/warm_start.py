@@ -1,0 +1,58 @@
+"""Start a reader's training from a shipped ONNX reader instead of from scratch.
+
+Why: the shipped readers took 55-95 minutes of one core each. Going on from
+their weights with more real photos costs a fraction of that and keeps what
+they learned of the renderer's looks. The ONNX export folded every
+BatchNorm into the convolution before it, so the weights come back as
+convolutions with a bias and BatchNorm layers that do nothing (scale 1, mean
+0, variance 1 - eps): those must stay in eval mode while training goes on
+(``freeze_norms``), or batch statistics would replace the identity and undo
+the folded weights.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+
+def _onnx_weights(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, np.ndarray]]:
+    """(conv (weight, bias) pairs in graph order, the named head weights) of an exported reader."""
+    import onnx
+    from onnx import numpy_helper
+    model = onnx.load(str(path))
+    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [(init[n.input[1]], init[n.input[2]]) for n in model.graph.node if n.op_type == "Conv"]
+    heads = {k.removeprefix("reader."): v for k, v in init.items() if k.startswith("reader.")}
+    return convs, heads
+
+
+def load_reader(net, path: Path) -> None:
+    """Put an exported reader's weights into ``net`` (a ``Reader`` or ``DeepReader`` of the same shape)."""
+    import torch
+    from torch import nn
+    convs, heads = _onnx_weights(Path(path))
+    blocks = [m for m in net.body if isinstance(m, nn.Sequential)]
+    if len(blocks) != len(convs):
+        raise ValueError(f"{path} has {len(convs)} convolutions, the net {len(blocks)}: not the same reader")
+    with torch.no_grad():
+        for block, (w, b) in zip(blocks, convs):
+            conv, bn = block[0], block[1]
+            if tuple(conv.weight.shape) != w.shape:
+                raise ValueError(f"{path}: convolution of shape {w.shape}, the net has {tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(np.array(b)))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        for name in ("face", "flip"):
+            getattr(net, name).weight.copy_(torch.from_numpy(np.array(heads[f"{name}.weight"])))
+            getattr(net, name).bias.copy_(torch.from_numpy(np.array(heads[f"{name}.bias"])))
+
+
+def freeze_norms(net) -> None:
+    """BatchNorm layers back in eval mode (after ``net.train()``): their folded statistics stay."""
+    from torch import nn
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
