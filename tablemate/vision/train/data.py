@@ -263,13 +263,15 @@ def main(argv=None) -> None:
     with (mp.Pool(a.workers, initializer=_init) if a.workers > 1 else _InProcess()) as pool:
         if a.reader_scenes:
             res = pool.map(_reader_scene, range(a.seed, a.seed + a.reader_scenes), chunksize=4)
+            rendered = sum(len(r[1]) for r in res)  # the crops before this count are rendered, the rest real
             if a.photo_copies:
                 n = len(_train_photos()) * a.photo_copies
                 real = pool.map(_photo_crops, range(n), chunksize=8)
                 print("photo crops", sum(len(r[1]) for r in real), "from", len(_train_photos()), "images", flush=True)
                 res = res + real
             np.savez(out / "reader.npz", x=np.concatenate([r[0] for r in res]),
-                     y=np.concatenate([r[1] for r in res]), flip=np.concatenate([r[2] for r in res]))
+                     y=np.concatenate([r[1] for r in res]), flip=np.concatenate([r[2] for r in res]),
+                     rendered=np.int64(rendered))
             print("reader crops", sum(len(r[1]) for r in res), flush=True)
         if a.bonus_scenes:
             res = pool.map(_bonus_scene, range(a.seed + 150000, a.seed + 150000 + a.bonus_scenes), chunksize=4)
