@@ -39,6 +39,7 @@ How it stays like a real table, and honest:
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -71,7 +72,7 @@ def cover_marker(image, corners, k: int):
     return out
 
 
-def main() -> None:
+def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sequences", type=int, default=4)
     ap.add_argument("--turns", type=int, default=24)
@@ -85,7 +86,8 @@ def main() -> None:
     ap.add_argument("--faces", default="standard", choices=("standard", "abstract"),
                     help="the sets' faces: as the family draws them, or abstract ones no training drew")
     ap.add_argument("--enroll", action="store_true", help="enroll each table's set first and read with it")
-    args = ap.parse_args()
+    ap.add_argument("--json", help="also write the figures to this file")
+    args = ap.parse_args(argv)
     if args.enroll and args.tile_cm is None:
         ap.error("--enroll needs --tile-cm (the grid is laid with the table's own tiles)")
     face_style = None if args.faces == "standard" else args.faces
@@ -137,6 +139,12 @@ def main() -> None:
     print(f"turn right on ground truth:      {right_truth}/{frames} = {100 * right_truth / frames:.1f}%")
     print(f"discard counts per seat exact:   {counts_exact}/{frames} = {100 * counts_exact / frames:.1f}%")
     print(f"recognition per frame: median {1000 * seconds[len(seconds) // 2]:.0f} ms (decoded frame to recognition)")
+    if args.json:
+        Path(args.json).write_text(json.dumps({
+            "frames": frames, "tile_cm": args.tile_cm, "family": args.family, "faces": args.faces,
+            "enroll": args.enroll, "turn_right": right / frames, "turn_right_truth": right_truth / frames,
+            "discard_counts_exact": counts_exact / frames,
+            "median_ms": 1000 * seconds[len(seconds) // 2]}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

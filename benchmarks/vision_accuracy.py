@@ -1,7 +1,7 @@
 """Accuracy of vision on tables it never saw: real photos and rendered tables, at every tile size.
 
     python benchmarks/vision_accuracy.py [--scenes 32] [--sizes 2.2,3.0,3.5] [--photos 0]
-        [--family holdout] [--json OUT.json] [--verbose] [--models DIR]
+        [--family holdout] [--only photos|rendered|turns|latency] [--json OUT.json] [--verbose] [--models DIR]
 
 Each figure is printed on its own line:
 
@@ -21,15 +21,24 @@ Each figure is printed on its own line:
   the same over the whole range players own (1.8-4.0 cm tiles on 70-110 cm).
 - **The readers alone** on the true outlines (rendered) and on held-out real
   tile crops (tiles-real).
+- **Turns** at each size: ``benchmarks/turn_accuracy.py --tile-cm C`` (held-out
+  looks, video frames, the mat found automatically), in its own process.
+- **Speed and memory**: ``benchmarks/vision_latency.py`` (one 4608x2592 still on
+  one core), in its own process so its peak memory is its own.
 
-Targets (issue 10): real photos >= 97 % end to end and <= 0.02 extra outlines
-per tile at every size; rendered tiles >= 99.5 %, seats >= 95 %. Not a
-pass/fail test: figures to read.
+It ends with every target (issue 10) and whether the figures meet it: real
+photos >= 97 % end to end and <= 0.02 extra outlines per tile at every size;
+rendered tiles >= 99.5 %, seats >= 95 %; turns >= 98 % of frames; a still
+<= 300 ms median and <= 300 MB. Not a pass/fail test: figures to read (the
+exit status is 0 either way).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -271,21 +280,75 @@ def _rendered_line(r: dict) -> str:
             f"seats exactly right {s['exactly_right']:.4f} of {s['revealed']} ({r['scenes']} scenes)")
 
 
+HERE = Path(__file__).resolve().parent
+TARGETS = {"photo_end_to_end": 0.97, "photo_extra_per_tile": 0.02, "rendered_tiles": 0.995, "rendered_seats": 0.95,
+           "turns": 0.98, "still_ms": 300.0, "still_mb": 300.0}
+
+
+def _child(script: str, args: list[str], models_dir=None) -> dict:
+    """Run another benchmark in its own process (its own memory and core) and return the figures it wrote."""
+    env = dict(os.environ)
+    if models_dir:
+        env["TABLEMATE_MODELS"] = str(Path(models_dir).resolve())
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "figures.json"
+        subprocess.run([sys.executable, str(HERE / script), *args, "--json", str(out)], check=True, env=env,
+                       stdout=subprocess.DEVNULL)
+        return json.loads(out.read_text())
+
+
+def turn_figures(tile_cm: float, models_dir=None) -> dict:
+    return _child("turn_accuracy.py", ["--tile-cm", str(tile_cm)], models_dir)
+
+
+def latency_figures(models_dir=None) -> dict:
+    return _child("vision_latency.py", [], models_dir)
+
+
+def target_lines(res: dict) -> list[str]:
+    """One line per target: the figure, the target, and whether it is met."""
+    out = []
+
+    def line(what: str, value: float, target: float, at_least: bool, fmt: str = "{:.4f}") -> None:
+        met = value >= target if at_least else value <= target
+        out.append(f"  {'met    ' if met else 'NOT MET'} {what}: {fmt.format(value)} "
+                   f"({'>=' if at_least else '<='} {fmt.format(target)})")
+    for r in res.get("photos", []):
+        line(f"real photos {r['tile_cm']:.1f} cm, end to end", r["end_to_end"], TARGETS["photo_end_to_end"], True)
+        line(f"real photos {r['tile_cm']:.1f} cm, extra outlines per tile", r["extra_per_tile"],
+             TARGETS["photo_extra_per_tile"], False, "{:.3f}")
+    for r in res.get("rendered", []):
+        size = "1.8-4.0 cm" if r["tile_cm"] == RANGE else f"{float(r['tile_cm']):.1f} cm"
+        line(f"rendered {size}, tiles found and read", r["face_up_found_and_read"]["accuracy"],
+             TARGETS["rendered_tiles"], True)
+        line(f"rendered {size}, revealed seats exactly right", r["seats"]["exactly_right"],
+             TARGETS["rendered_seats"], True)
+    for r in res.get("turns", []):
+        line(f"turns {r['tile_cm']:.1f} cm, right through vision", r["turn_right"], TARGETS["turns"], True)
+    if res.get("latency"):
+        line("a 12 MP still on one core, median ms", res["latency"]["median_total_ms"], TARGETS["still_ms"], False,
+             "{:.0f}")
+        line("a 12 MP still, peak MB of the process", res["latency"]["peak_rss_mb"], TARGETS["still_mb"], False,
+             "{:.0f}")
+    return out
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=32, help="rendered scenes per size (default 32)")
     ap.add_argument("--sizes", default="2.2,3.0,3.5", help="tile widths in cm on an 85 cm play area")
     ap.add_argument("--photos", type=int, default=0, help="held-out real images per size (default 0: all)")
     ap.add_argument("--family", default="holdout", choices=["holdout", "train"])
-    ap.add_argument("--only", choices=["photos", "rendered"], help="measure only one half (two halves run on two cores)")
+    ap.add_argument("--only", choices=["photos", "rendered", "turns", "latency"],
+                    help="measure only one part (parts run side by side on two cores)")
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--verbose", action="store_true", help="print every scene and what differs in each wrong seat")
     ap.add_argument("--models", help="a folder with tile_detector.onnx, tile_reader.onnx and tile_bonus.onnx "
                                      "(default: the shipped models)")
     a = ap.parse_args(argv)
     sizes = [float(v) for v in a.sizes.split(",") if v]
-    res: dict = {"photos": [], "rendered": []}
-    if a.only == "rendered":
+    res: dict = {"photos": [], "rendered": [], "turns": []}
+    if a.only not in (None, "photos"):
         pass
     elif photos_real.load():
         for size in sizes:
@@ -295,14 +358,29 @@ def main(argv=None) -> None:
             print(f"  confusions: {r['confusions']}", flush=True)
     else:
         print(f"real photos: not found at {photos_real.root()} (docs/training.md says where they go)")
-    for size in [*sizes, RANGE] if a.only != "photos" else []:
+    for size in [*sizes, RANGE] if a.only in (None, "rendered") else []:
         r = rendered_figures(size, a.scenes, a.family, a.models, a.verbose)
         res["rendered"].append(r)
         print(_rendered_line(r), flush=True)
         print(f"  confusions (true outlines): {r['reading_true_outlines']['confusions']}", flush=True)
-    real_acc, real_n, real_wrong = real_holdout_accuracy(a.models)
-    res["reader_real_crops"] = {"accuracy": real_acc, "photos": real_n, "confusions": real_wrong}
-    print(f"reader alone, held-out real tile crops (tiles-real): {real_acc:.4f} of {real_n}; confusions {real_wrong}")
+    if a.only in (None, "rendered"):
+        real_acc, real_n, real_wrong = real_holdout_accuracy(a.models)
+        res["reader_real_crops"] = {"accuracy": real_acc, "photos": real_n, "confusions": real_wrong}
+        print(f"reader alone, held-out real tile crops (tiles-real): {real_acc:.4f} of {real_n}; "
+              f"confusions {real_wrong}")
+    for size in sizes if a.only in (None, "turns") else []:
+        r = turn_figures(size, a.models)
+        res["turns"].append(r)
+        print(f"turns, {size:.1f} cm tiles ({r['family']} looks, video frames, mat found automatically): "
+              f"right through vision {r['turn_right']:.4f} of {r['frames']} frames, on ground truth "
+              f"{r['turn_right_truth']:.4f}, discard counts exact {r['discard_counts_exact']:.4f}", flush=True)
+    if a.only in (None, "latency"):
+        r = res["latency"] = latency_figures(a.models)
+        print(f"a 4608x2592 still ({r['tiles']} tiles) on one core: median {r['median_total_ms']:.0f} ms, "
+              f"p90 {r['p90_total_ms']:.0f} ms, peak memory {r['peak_rss_mb']:.0f} MB", flush=True)
+    print("targets (issue 10):")
+    for text in target_lines(res):
+        print(text)
     if a.json:
         Path(a.json).write_text(json.dumps(res, indent=2) + "\n")
 
