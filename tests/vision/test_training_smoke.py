@@ -49,7 +49,8 @@ def test_a_reader_goes_on_from_its_exported_weights(tmp_path):
     from tablemate.vision.contract import READ_H, READ_W
     from tablemate.vision.train import data, fit
 
-    data.main(["--out", str(tmp_path), "--reader-scenes", "2", "--detector-scenes", "0", "--workers", "1"])
+    data.main(["--out", str(tmp_path), "--reader-scenes", "2", "--detector-scenes", "0", "--bonus-scenes", "1",
+               "--workers", "1"])
     first = fit.fit_reader(tmp_path, 0, True, out_dir=tmp_path, deep=True)
     again = tmp_path / "again"
     again.mkdir()
@@ -59,6 +60,13 @@ def test_a_reader_goes_on_from_its_exported_weights(tmp_path):
     run = lambda p: ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]).run(["embedding"], {"crops": crops})[0]  # noqa: E731
     a, b = run(tmp_path / first["model"]), run(again / second["model"])
     assert np.abs(a).max() > 0 and np.allclose(a, b, atol=1e-5)
+    # The bonus reader goes on from its export the same way (no flip head, wrapped as ``net``).
+    from tablemate.vision.contract import BONUS_H, BONUS_W
+    b1 = fit.fit_bonus(tmp_path, 0, True, out_dir=tmp_path)
+    b2 = fit.fit_bonus(tmp_path, 0, True, out_dir=again, init=tmp_path / b1["model"])
+    big = np.random.default_rng(2).random((4, 3, BONUS_H, BONUS_W), dtype=np.float32)
+    bonus = lambda p: ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]).run(None, {"crops": big})[0]  # noqa: E731
+    assert b2["init"] and np.allclose(bonus(tmp_path / b1["model"]), bonus(again / b2["model"]), atol=1e-5)
     # Not the same shape of reader: refused, not half loaded.
     from tablemate.vision.train.nets import Reader
     from tablemate.vision.train.warm_start import load_reader

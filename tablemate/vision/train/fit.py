@@ -251,7 +251,8 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
 # ------------------------------------------------------------------ bonus reader
 
 
-def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS) -> dict:
+def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS,
+              init: Path | None = None, peak_lr: float = 3e-3) -> dict:
     """The bonus reader: h1..h8 or ``other`` from a full-resolution upright crop.
 
     Why lower-resolution copies too: a camera without full-resolution stills
@@ -275,7 +276,11 @@ def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: P
     val, tr = perm[:n_val], perm[n_val:]
     print(f"bonus: {len(tr)} train crops, {len(val)} validation", flush=True)
     net = BonusReader(len(BONUS_CLASSES))
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if init:  # go on from an exported bonus reader (``warm_start``)
+        from .warm_start import freeze_norms, load_reader
+        load_reader(net, Path(init))
+        freeze_norms(net)
+    opt = torch.optim.AdamW(net.parameters(), lr=peak_lr, weight_decay=1e-4)
     to_t = lambda a: _crops_tensor(a, torch)  # noqa: E731
     t0, step, bs = time.time(), 0, 96
     budget = 0 if smoke else minutes * 60
@@ -288,7 +293,7 @@ def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: P
             xs[j] = cv2.resize(small, (BONUS_W, BONUS_H), interpolation=cv2.INTER_LINEAR)
         xb = _augment(to_t(xs), rng, torch, colour_swap=0.3)
         loss = F.cross_entropy(net(xb), torch.from_numpy(y[idx]), label_smoothing=0.02)
-        _cosine_step(opt, loss, 3e-3, t0, budget)
+        _cosine_step(opt, loss, peak_lr, t0, budget)
         step += 1
         if step % 200 == 0:
             print(f"step {step} loss {loss.item():.4f} t {time.time() - t0:.0f}s", flush=True)
@@ -310,6 +315,7 @@ def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: P
     _set_meta(out, {"classes": ",".join(BONUS_CLASSES), "input": f"RGB 0..1 NCHW {BONUS_H}x{BONUS_W}",
                     "temperature": f"{best_t:.3f}"})
     res = {"model": out.name, "steps": step, "train_crops": int(len(tr)), "val_crops": int(len(val)),
+           "init": str(init) if init else None, "peak_lr": peak_lr,
            "val_accuracy": acc, "val_accuracy_bonus_tiles": acc_bonus, "temperature": best_t,
            "minutes": (time.time() - t0) / 60, "sha256": sha256(out)}
     if not smoke:
@@ -465,8 +471,8 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="one training step, exported to *_smoke.onnx")
     ap.add_argument("--out-dir", default=str(MODELS), help="where the .onnx goes (default: models/)")
-    ap.add_argument("--init", help="reader, reader-deep: go on from this exported reader's weights")
-    ap.add_argument("--peak-lr", type=float, default=3e-3, help="reader, reader-deep: the cosine schedule's peak")
+    ap.add_argument("--init", help="reader, reader-deep, bonus: go on from this exported model's weights")
+    ap.add_argument("--peak-lr", type=float, default=3e-3, help="reader, reader-deep, bonus: the cosine schedule's peak")
     ap.add_argument("--rotate", type=float, default=0.0, help="reader, reader-deep: share of crops turned up to 15 degrees")
     ap.add_argument("--real-share", type=float, help="reader, reader-deep: share of each batch from real crops")
     ap.add_argument("--lowres", type=float, default=0.0,
@@ -478,7 +484,7 @@ def main(argv=None) -> None:
         res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), deep=a.model == "reader-deep",
                          init=a.init, peak_lr=a.peak_lr, rotate=a.rotate, real_share=a.real_share)
     elif a.model == "bonus":
-        res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir))
+        res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), init=a.init, peak_lr=a.peak_lr)
     else:
         res = fit_detector(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), lowres=a.lowres)
     print(json.dumps(res, indent=2))

@@ -1,4 +1,4 @@
-"""Start a reader's training from a shipped ONNX reader instead of from scratch.
+"""Start a reader's training from a shipped ONNX reader (or bonus reader) instead of from scratch.
 
 Why: the shipped readers took 55-95 minutes of one core each. Going on from
 their weights with more real photos costs a fraction of that and keeps what
@@ -23,12 +23,13 @@ def _onnx_weights(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict
     model = onnx.load(str(path))
     init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
     convs = [(init[n.input[1]], init[n.input[2]]) for n in model.graph.node if n.op_type == "Conv"]
-    heads = {k.removeprefix("reader."): v for k, v in init.items() if k.startswith("reader.")}
+    # The exports wrap the net as ``reader`` (ReaderExport) or ``net`` (BonusExport).
+    heads = {k.split(".", 1)[1]: v for k, v in init.items() if k.startswith(("reader.", "net."))}
     return convs, heads
 
 
 def load_reader(net, path: Path) -> None:
-    """Put an exported reader's weights into ``net`` (a ``Reader`` or ``DeepReader`` of the same shape)."""
+    """Put an exported reader's weights into ``net`` (a ``Reader``, ``DeepReader`` or ``BonusReader`` of its shape)."""
     import torch
     from torch import nn
     convs, heads = _onnx_weights(Path(path))
@@ -45,7 +46,7 @@ def load_reader(net, path: Path) -> None:
             bn.bias.copy_(torch.from_numpy(np.array(b)))
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
-        for name in ("face", "flip"):
+        for name in ("face", "flip") if hasattr(net, "flip") else ("face",):
             getattr(net, name).weight.copy_(torch.from_numpy(np.array(heads[f"{name}.weight"])))
             getattr(net, name).bias.copy_(torch.from_numpy(np.array(heads[f"{name}.bias"])))
 
