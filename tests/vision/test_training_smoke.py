@@ -72,3 +72,16 @@ def test_a_reader_goes_on_from_its_exported_weights(tmp_path):
     from tablemate.vision.train.warm_start import load_reader
     with pytest.raises(ValueError, match="not the same reader"):
         load_reader(Reader(43), tmp_path / first["model"])
+
+
+def test_a_real_training_run_without_the_tile_photos_says_where_they_go(tmp_path, monkeypatch):
+    """A smoke run goes on without tiles-real (CI has no data sets); a real run stops with a clear message."""
+    from tablemate.vision.train import fit
+
+    empty = tmp_path / "data"
+    (empty / "tiles-real").mkdir(parents=True)
+    monkeypatch.setenv("TABLEMATE_DATA", str(empty))
+    x, y = fit._real_crops(np.random.default_rng(0), 2, required=False)
+    assert x.shape[0] == 0 and y.shape == (0,) and x.ndim == 4
+    with pytest.raises(SystemExit, match="tiles-real not found .*docs/training.md"):
+        fit._real_crops(np.random.default_rng(0), 2)

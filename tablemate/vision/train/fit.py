@@ -20,6 +20,7 @@ import numpy as np
 
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_INPUT, DET_SIZE, DET_STRIDE,
                                        READ_H, READ_W, READER_CLASSES, SIZE_SCALE)
+from tablemate.vision.datasets import data_dir
 from tablemate.vision.render.faces import FACE_H, FACE_W, real_photo_index, split_real
 
 MODELS = Path(__file__).resolve().parents[3] / "models"
@@ -45,11 +46,15 @@ def _set_meta(path: Path, meta: dict) -> None:
 # ------------------------------------------------------------------ reader
 
 def _real_crops(rng: np.random.Generator, copies: int, size: tuple[int, int] = (READ_W, READ_H),
-                classes: tuple[str, ...] = READER_CLASSES, other_copies: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                classes: tuple[str, ...] = READER_CLASSES, other_copies: int = 0,
+                required: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Training-split real photos, padded like a detector crop and colour-jittered.
 
     With ``classes`` = BONUS_CLASSES, bonus tiles get ``copies`` copies and
-    every other tile ``other_copies``, labelled ``other``.
+    every other tile ``other_copies``, labelled ``other``. Without the photos
+    (tiles-real) a real training run stops with a message saying where they
+    go; a smoke run (``required=False``) goes on with none, as a clean clone
+    in CI has no data sets.
     """
     import cv2
     train, _ = split_real(real_photo_index())
@@ -77,6 +82,10 @@ def _real_crops(rng: np.random.Generator, copies: int, size: tuple[int, int] = (
                 pad = cv2.warpAffine(pad, m, (pad.shape[1], pad.shape[0]), borderMode=cv2.BORDER_REPLICATE)
                 xs.append(cv2.resize(pad, size, interpolation=cv2.INTER_AREA).astype(np.uint8))
                 ys.append(label)
+    if not xs:
+        if required:
+            raise SystemExit(f"tiles-real not found at {data_dir('tiles-real')}: docs/training.md says where it goes")
+        return np.zeros((0, size[1], size[0], 3), np.uint8), np.zeros(0, np.int16)
     return np.stack(xs), np.array(ys, np.int16)
 
 
@@ -166,7 +175,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     d = np.load(data / "reader.npz")
     x, y, flip = d["x"], d["y"].astype(np.int64), d["flip"].astype(np.int64)
     rendered = int(d["rendered"]) if "rendered" in d.files else len(x)
-    rx, ry = _real_crops(rng, 2 if smoke else 20)
+    rx, ry = _real_crops(rng, 2 if smoke else 20, required=not smoke)
     x = np.concatenate([x, rx])
     y = np.concatenate([y, ry.astype(np.int64)])
     flip = np.concatenate([flip, np.zeros(len(ry), np.int64)])
@@ -268,7 +277,7 @@ def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: P
     d = np.load(data / "bonus.npz")
     x, y = d["x"], d["y"].astype(np.int64)
     rx, ry = _real_crops(rng, 2 if smoke else 60, size=(BONUS_W, BONUS_H), classes=BONUS_CLASSES,
-                         other_copies=1 if smoke else 3)
+                         other_copies=1 if smoke else 3, required=not smoke)
     x = np.concatenate([x, rx])
     y = np.concatenate([y, ry.astype(np.int64)])
     perm = rng.permutation(len(x))
