@@ -193,9 +193,8 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     weights /= weights.sum()
     net = (DeepReader if deep else Reader)(len(READER_CLASSES))
     if init:
-        from .warm_start import freeze_norms, load_reader
-        load_reader(net, Path(init))
-        freeze_norms(net)
+        from .warm_start import go_on_from
+        go_on_from(net, init)
     opt = torch.optim.AdamW(net.parameters(), lr=peak_lr, weight_decay=1e-4)
     to_t = lambda a: _crops_tensor(a, torch)  # noqa: E731
     t0, step, bs = time.time(), 0, 128
@@ -286,9 +285,8 @@ def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: P
     print(f"bonus: {len(tr)} train crops, {len(val)} validation", flush=True)
     net = BonusReader(len(BONUS_CLASSES))
     if init:  # go on from an exported bonus reader (``warm_start``)
-        from .warm_start import freeze_norms, load_reader
-        load_reader(net, Path(init))
-        freeze_norms(net)
+        from .warm_start import go_on_from
+        go_on_from(net, init)
     opt = torch.optim.AdamW(net.parameters(), lr=peak_lr, weight_decay=1e-4)
     to_t = lambda a: _crops_tensor(a, torch)  # noqa: E731
     t0, step, bs = time.time(), 0, 96

@@ -57,3 +57,9 @@ def freeze_norms(net) -> None:
     for m in net.modules():
         if isinstance(m, nn.BatchNorm2d):
             m.eval()
+
+
+def go_on_from(net, path: Path) -> None:
+    """``net`` ready to train on from an exported model: its weights loaded, its folded norms frozen."""
+    load_reader(net, Path(path))
+    freeze_norms(net)
