@@ -174,7 +174,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     rng = np.random.default_rng(seed)
     d = np.load(data / "reader.npz")
     x, y, flip = d["x"], d["y"].astype(np.int64), d["flip"].astype(np.int64)
-    rendered = int(d["rendered"]) if "rendered" in d.files else len(x)
+    rendered = int(d["rendered"]) if "rendered" in d.files else None  # crops before it rendered, the rest real
     rx, ry = _real_crops(rng, 2 if smoke else 20, required=not smoke)
     x = np.concatenate([x, rx])
     y = np.concatenate([y, ry.astype(np.int64)])
@@ -186,8 +186,8 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     # Bonus tiles twice as often: eight look-alike classes whose faces vary most between sets.
     bonus = np.array([READER_CLASSES[k].startswith("h") for k in y[tr]])
     weights = np.where(bonus, 2.0, 1.0)
-    if real_share is not None and "rendered" in d.files:
-        real = tr >= rendered  # the data's rendered crops come first, then its photo crops, then the tile photos
+    if real_share is not None and rendered is not None:
+        real = tr >= rendered  # then the data's photo crops, then the tile photos
         weights[real] *= real_share / weights[real].sum()
         weights[~real] *= (1 - real_share) / weights[~real].sum()
     weights /= weights.sum()
