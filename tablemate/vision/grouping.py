@@ -94,6 +94,9 @@ class Seen:
     tilt: float | None = None
     #: How sure the detector was that a tile lies here (its heatmap peak); ``confidence`` becomes the reading's.
     heat: float = 1.0
+    #: How far (radians) the tile's outline is turned in the square: 0 but for tiles a second look found
+    #: lying square in the square turned by this (``vision.turned_look``); ``w``/``h`` are then its own.
+    turn: float = 0.0
 
     def extent_u(self, side: str) -> float:
         """Extent along the seat's row direction."""

@@ -27,11 +27,11 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from . import bonus_look, face_templates, tile_colours
+from . import bonus_look, face_templates, tile_colours, turned_look
 from .autocalibrate import find_calibration
 from .calibration import Calibration, check_fits, load_calibration
 from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_SCALE, crop_tile, detector_blob,
-                       quad_from_box, reader_blob)
+                       reader_blob)
 from .errors import VisionError
 from .grouping import SIDES, Seen, empty_seat, group_tiles, lay_down_centre_tiles
 from .models import agree, run_detector, run_reader, run_reader_embedding
@@ -343,7 +343,7 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
 
 
 def _quads(ts: list[Seen], to_image: np.ndarray) -> np.ndarray:
-    q = np.stack([quad_from_box(t.cx, t.cy, t.w, t.h, t.orient) for t in ts])
+    q = np.stack([turned_look.outline(t) for t in ts])
     return cv2.perspectiveTransform(q.reshape(-1, 1, 2), to_image).reshape(-1, 4, 2)
 
 
@@ -585,13 +585,51 @@ def _in_corner(x: float, y: float, size: float) -> bool:
     return min(x, size - x) < c and min(y, size - y) < c
 
 
+def _seen(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None) -> list[Seen]:
+    return _in_view(detect_table(image, hom, rectified, models_dir), np.linalg.inv(hom), image.shape[1],
+                    image.shape[0])
+
+
+def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_dir=None) -> list[Seen]:
+    """``tiles`` with those lying at a slant many share outlined again in a square turned by it (``turned_look``)."""
+    lying = [t for t in tiles if t.state != "standing"]
+    if len(lying) < turned_look.MIN_TILES:
+        return tiles
+    quads = _quads(lying, np.linalg.inv(hom))
+    for t, q in zip(lying, quads):
+        if t.tilt is None:
+            t.tilt = tilt(image, q)
+    angles = turned_look.square_angles(quads, [t.tilt for t in lying], hom)
+    turn = turned_look.shared_turn(angles)
+    if turn is None:
+        turned_look.askew_at_table_size(lying, angles)
+        return tiles
+    rot = turned_look.rotation(-turn, DET_SIZE)
+    hom2 = rot @ hom
+    second = [t for t in _seen(image, hom2, cv2.warpPerspective(image, hom2, (DET_SIZE, DET_SIZE),
+                                                                 flags=cv2.INTER_AREA), models_dir)
+              if t.state != "standing"]
+    quads2 = _quads(second, np.linalg.inv(hom2))
+    square = []
+    for t, q in zip(second, quads2):
+        t.tilt = tilt(image, q)
+        if abs(t.tilt) <= turned_look.SAME_TURN:
+            square.append(t)
+    tiles = turned_look.merge(tiles, angles, turned_look.back_to_square(square, rot, turn), turn)
+    ids = {id(t) for t in tiles}
+    kept = [(t, a) for t, a in zip(lying, angles) if id(t) in ids]
+    turned_look.askew_at_table_size([t for t, _ in kept], [a for _, a in kept])
+    return tiles
+
+
 def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None) -> list[Seen]:
     """The tiles ``detect_table`` finds that the camera saw and that lie off the corner markers.
 
     Shared by recognition and enrollment, which find a table's tiles alike.
+    Tiles that lie at one slant together are outlined again in a square
+    turned by it (``turned_look``).
     """
-    tiles = _in_view(detect_table(image, hom, rectified, models_dir), np.linalg.inv(hom), image.shape[1],
-                     image.shape[0])
+    tiles = _look_turned(_seen(image, hom, rectified, models_dir), image, hom, models_dir)
     return [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
 
 
@@ -636,7 +674,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     for t in tiles:
         if t.state == "standing":
             continue
-        q = quad_from_box(t.cx, t.cy, t.w, t.h, t.orient).reshape(-1, 1, 2)
+        q = turned_look.outline(t).reshape(-1, 1, 2)
         q = cv2.perspectiveTransform(q, to_full).reshape(4, 2)
         out_tiles.append({"code": t.code, "confidence": round(t.confidence, 3), "face_up": t.state == "face_up",
                           "corners": [[int(round(x)), int(round(y))] for x, y in q],
