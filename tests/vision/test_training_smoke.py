@@ -85,3 +85,17 @@ def test_a_real_training_run_without_the_tile_photos_says_where_they_go(tmp_path
     assert x.shape[0] == 0 and y.shape == (0,) and x.ndim == 4
     with pytest.raises(SystemExit, match="tiles-real not found .*docs/training.md"):
         fit._real_crops(np.random.default_rng(0), 2)
+
+
+def test_the_real_share_is_kept_and_never_divides_by_nothing():
+    from tablemate.vision.contract import READER_CLASSES
+    from tablemate.vision.train.fit import batch_weights
+
+    labels = np.array([READER_CLASSES.index(c) for c in ["1m", "h1", "2p", "3s", "E", "9m"]])
+    index = np.arange(6)
+    w = batch_weights(labels, index, rendered=4, real_share=0.7)
+    assert w.sum() == pytest.approx(1) and w[4:].sum() == pytest.approx(0.7)
+    assert w[1] == pytest.approx(2 * w[0])  # a flower twice as often as a rendered number
+    for rendered in (6, 0):  # no real crops (a smoke run without tiles-real), or no rendered ones
+        w = batch_weights(labels, index, rendered=rendered, real_share=0.7)
+        assert np.isfinite(w).all() and w.sum() == pytest.approx(1) and w[1] == pytest.approx(2 * w[0])

@@ -155,6 +155,29 @@ def _rotate_some(xs: np.ndarray, rng: np.random.Generator, share: float, degrees
     return xs
 
 
+def batch_weights(labels: np.ndarray, index: np.ndarray, rendered: int | None,
+                  real_share: float | None) -> np.ndarray:
+    """How likely each training crop is drawn into a batch (sums to 1).
+
+    Bonus tiles twice as often: eight look-alike classes whose faces vary
+    most between sets. With ``real_share``, crops at ``index >= rendered``
+    (the data's photo crops, then the tile photos) make up that share of the
+    draws; where the data has no real crops, or only real ones, the share
+    cannot be kept and every crop is drawn alike (said once on stdout).
+    """
+    bonus = np.array([READER_CLASSES[k].startswith("h") for k in labels], bool)
+    weights = np.where(bonus, 2.0, 1.0)
+    if real_share is not None and rendered is not None:
+        real = np.asarray(index) >= rendered
+        if real.all() or not real.any():
+            print(f"reader: --real-share {real_share} ignored: the training crops are all "
+                  f"{'real' if real.all() else 'rendered'}", flush=True)
+        else:
+            weights[real] *= real_share / weights[real].sum()
+            weights[~real] *= (1 - real_share) / weights[~real].sum()
+    return weights / weights.sum()
+
+
 def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS,
                deep: bool = False, init: Path | None = None, peak_lr: float = 3e-3, rotate: float = 0.0,
                real_share: float | None = None) -> dict:
@@ -183,14 +206,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     n_val = max(1, len(x) // 12)
     val, tr = perm[:n_val], perm[n_val:]
     print(f"reader: {len(tr)} train crops, {len(val)} validation", flush=True)
-    # Bonus tiles twice as often: eight look-alike classes whose faces vary most between sets.
-    bonus = np.array([READER_CLASSES[k].startswith("h") for k in y[tr]])
-    weights = np.where(bonus, 2.0, 1.0)
-    if real_share is not None and rendered is not None:
-        real = tr >= rendered  # then the data's photo crops, then the tile photos
-        weights[real] *= real_share / weights[real].sum()
-        weights[~real] *= (1 - real_share) / weights[~real].sum()
-    weights /= weights.sum()
+    weights = batch_weights(y[tr], tr, rendered, real_share)
     net = (DeepReader if deep else Reader)(len(READER_CLASSES))
     if init:
         from .warm_start import go_on_from
