@@ -602,7 +602,6 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
     angles = turned_look.square_angles(quads, [t.tilt for t in lying], hom)
     turn = turned_look.shared_turn(angles)
     if turn is None:
-        turned_look.askew_at_table_size(lying, angles)
         return tiles
     rot = turned_look.rotation(-turn, DET_SIZE)
     hom2 = rot @ hom
@@ -615,11 +614,7 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
         t.tilt = tilt(image, q)
         if abs(t.tilt) <= turned_look.SAME_TURN:
             square.append(t)
-    tiles = turned_look.merge(tiles, angles, turned_look.back_to_square(square, rot, turn), turn)
-    ids = {id(t) for t in tiles}
-    kept = [(t, a) for t, a in zip(lying, angles) if id(t) in ids]
-    turned_look.askew_at_table_size([t for t, _ in kept], [a for _, a in kept])
-    return tiles
+    return turned_look.merge(tiles, angles, turned_look.back_to_square(square, rot, turn), turn)
 
 
 def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None) -> list[Seen]:

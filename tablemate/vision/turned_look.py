@@ -32,10 +32,6 @@ MIN_TILES = 3
 MIN_SHARE = 0.1
 #: ... and at least this share of the turned tiles: tiles strewn at every angle (discards pushed about) share none.
 MIN_ALIKE = 0.5
-#: A tile lying at least this far askew (radians) that no second look outlined is outlined at the table's tile size.
-ASKEW = math.radians(20.0)
-#: Tiles within this of square give the table's tile size.
-SQUARE = math.radians(12.0)
 
 #: A second-look outline whose centre is this near a first-look one (a share of its shorter side) is that tile ...
 SAME_TILE = 0.5
@@ -139,23 +135,3 @@ def merge(first: list[Seen], first_angles: np.ndarray, second: list[Seen], turn:
         added.append(b)
     return [t for i, t in enumerate(first) if i not in replaced] + added
 
-
-def askew_at_table_size(lying: list[Seen], angles: np.ndarray) -> None:
-    """Tiles lying far askew outlined turned by their slant, at the size of the table's square tiles (in place).
-
-    Why: ``straighten`` recovers a tilted tile's size from its box, a
-    formula that grows unsure with the slant and fails towards 45 degrees
-    (where box and tile no longer tell width from length); on held-out real
-    photos tiles 20-30 degrees askew read 91 % so and 94 % at the size of the
-    same table's square tiles. Every tile of a set has the same size, and in
-    the top-down square perspective has been taken out.
-    """
-    angles = np.asarray(angles, np.float64)
-    square = [t for t, a in zip(lying, angles) if abs(a) < SQUARE and not t.turn]
-    if len(square) < MIN_TILES:
-        return
-    w = float(np.median([min(t.w, t.h) for t in square]))
-    h = float(np.median([max(t.w, t.h) for t in square]))
-    for t, a in zip(lying, angles):
-        if abs(a) >= ASKEW and not t.turn:
-            t.w, t.h, t.turn, t.tilt = w, h, float(a), None
