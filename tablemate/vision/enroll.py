@@ -177,12 +177,16 @@ def _lattice(vals: np.ndarray, split: float) -> tuple[np.ndarray, float]:
     return idx, p
 
 
-def grid_places(tiles: list[Seen], bonus: bool = True) -> Grid:
+def grid_places(tiles: list[Seen], bonus: bool = True, image: np.ndarray | None = None,
+                to_image: np.ndarray | None = None) -> Grid:
     """The tiles sorted into rows and columns as the bottom seat reads the grid.
 
     Why a lattice and not sorting: a row short of a tile must still name the
     empty place, so each tile's column is its distance from the grid's
-    left edge in pitches, not its rank in the row.
+    left edge in pitches, not its rank in the row. With the picture
+    (``image``, and ``to_image`` from the square into it) an empty place
+    whose middle is not the mat's colour holds a tile the detector missed
+    (``fill_missed``).
     """
     exp = expected_places(bonus)
     tiles = _largest_cluster(merge_echoes(tiles))
@@ -215,7 +219,12 @@ def grid_places(tiles: list[Seen], bonus: bool = True) -> Grid:
         if len(last) == 2:
             for j, rc in enumerate(last):
                 places[(5, j)] = places.pop(rc) if rc != (5, j) else places[rc]
+    if image is not None:
+        places = bare_mat_left_out(places, angle, image, to_image)
     missing = sorted(set(exp) - set(places))
+    if missing and image is not None and len(places) >= len(exp) // 2:
+        places.update(fill_missed(places, missing, angle, image, to_image))
+        missing = sorted(set(exp) - set(places))
     extra = sorted(set(places) - set(exp))
     if extra:
         rc = extra[0]
@@ -229,6 +238,60 @@ def grid_places(tiles: list[Seen], bonus: bool = True) -> Grid:
 
 
 OFF_SIZE = 0.1  # a grid tile's outline this much off the grid's median size is redrawn from its row and column
+MISSED_APART = 20.0  # an empty place whose middle lies this far (CIE76) from the mat's colour holds a tile
+
+
+def _middle_apart(ts: list[Seen], angle: float, image: np.ndarray, to_image: np.ndarray) -> np.ndarray:
+    """How far (CIE76) each tile's middle lies from the mat's colour."""
+    quads = _to_image(np.stack([_quad(t, angle, min(t.w, t.h), max(t.w, t.h)) for t in ts]), to_image)
+    return np.linalg.norm(tile_colours.middle_lab(image, quads) - tile_colours.mat_lab(image, to_image, DET_SIZE),
+                          axis=1)
+
+
+def bare_mat_left_out(places: dict[tuple[int, int], Seen], angle: float, image: np.ndarray,
+                      to_image: np.ndarray) -> dict[tuple[int, int], Seen]:
+    """The places without faint outlines whose middle is the mat's own colour: no tile lies there.
+
+    Why: where a face was left out of a grid on a dark cloth, the detector
+    raised a faint outline on the bare place, and enrollment learned a patch
+    of mat as that face instead of naming the place as empty. Outlines found
+    surely stay whatever their colour (green backs on green cloth).
+    """
+    faint = [rc for rc, t in places.items() if t.heat < tile_colours.FAINT]
+    if not faint:
+        return places
+    apart = _middle_apart([places[rc] for rc in faint], angle, image, to_image)
+    bare = {rc for rc, d in zip(faint, apart) if d < tile_colours.MAT_NEAR}
+    return {rc: t for rc, t in places.items() if rc not in bare}
+
+
+def fill_missed(places: dict[tuple[int, int], Seen], missing: list[tuple[int, int]], angle: float,
+                image: np.ndarray, to_image: np.ndarray) -> dict[tuple[int, int], Seen]:
+    """Tiles at the empty places whose middle is not the mat's colour, where their row and column put them.
+
+    Why: a back as dark as the mat (near-black backs on a dark red cloth)
+    gives the detector no edge to find, and a right grid was refused as
+    missing its backs. The grid is a lattice, so each place's row and column
+    say where its tile lies (a line fitted through the found tiles' rows and
+    columns, which also holds for a row or column with no tile found), and
+    the grid's median says its size. A place that shows the mat stays empty
+    and is named as missing; what a filled place holds the reader then
+    judges like any other (a face where a back belongs is refused).
+    """
+    w = float(np.median([min(t.w, t.h) for t in places.values()]))
+    h = float(np.median([max(t.w, t.h) for t in places.values()]))
+    c, s = np.cos(angle), np.sin(angle)
+    turn = np.array([[c, -s], [s, c]])
+    rcs = list(places)
+    uv = np.array([[places[rc].cx, places[rc].cy] for rc in rcs]) @ turn
+    along = np.polyfit([k for _, k in rcs], uv[:, 0], 1)   # u of a column, v of a row: straight lines
+    down = np.polyfit([r for r, _ in rcs], uv[:, 1], 1)
+    cand = []
+    for r, k in missing:
+        cx, cy = np.array([np.polyval(along, k), np.polyval(down, r)]) @ turn.T
+        cand.append(Seen(float(cx), float(cy), w, h, 0, "face_down", confidence=0.0, heat=0.0))
+    apart = _middle_apart(cand, angle, image, to_image)
+    return {rc: t for rc, t, d in zip(missing, cand, apart) if d > MISSED_APART}
 
 
 def _off_size_by_lattice(places: dict[tuple[int, int], Seen], angle: float) -> dict[tuple[int, int], Seen]:
@@ -553,7 +616,7 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
     rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
     to_image = np.linalg.inv(hom)
     tiles = table_tiles(image, hom, rectified, models_dir)
-    grid = grid_places(tiles, bonus)
+    grid = grid_places(tiles, bonus, image, to_image)
     exp = expected_places(bonus)
     rd = read_places(grid, image, to_image, models_dir)
     check_grid(rd, exp)

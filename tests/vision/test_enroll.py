@@ -5,6 +5,7 @@ Real models (onnxruntime) on small renders (2304x1296) of held-out looks.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -75,6 +76,27 @@ def test_a_right_grid_the_reader_misjudges_is_not_refused(style, tile_cm, look, 
         assert _enroll(img, cal).read_after >= 40
     else:
         with pytest.raises(EnrollError, match=refused):
+            _enroll(img, cal)
+
+
+DARK_BACKS = 952_850  # an abstract set at 2.6 cm whose near-black backs lie on a dark red cloth
+
+
+@pytest.mark.parametrize("fault, refused", [
+    ({}, None),
+    ({"missing": 43}, "row 6, column 4: no tile there (back belongs there)"),
+    ({"missing": 20}, "row 3, column 5: no tile there"),
+])
+def test_backs_as_dark_as_the_mat_are_found_where_the_grid_puts_them(fault, refused):
+    """The detector found no edge around either back, and the player's right grid was refused as missing
+    them; a place whose middle is not the mat's colour now holds a tile. A place that shows the mat is still
+    named as missing."""
+    img, _, cal = render_grid(DARK_BACKS, look_seed=DARK_BACKS, tile_cm=2.6, image_size=(4608, 2592),
+                              face_style="abstract", **fault)
+    if refused is None:
+        assert _enroll(img, cal).read_after == 42
+    else:
+        with pytest.raises(EnrollError, match=re.escape(refused)):
             _enroll(img, cal)
 
 
