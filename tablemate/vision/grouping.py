@@ -382,12 +382,16 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
     season: it is never claimed, so never laid turned, and the seat that
     reads it upright owns it; at the end of a long meld row it may lie in
     line with the neighbour's row (big tiles on a small table: the top
-    seat's flowers at the head of the left seat's melds).
+    seat's flowers at the head of the left seat's melds). A standing tile
+    joins the row of standing tiles it ends: seen from above a standing tile
+    is nearly square, its length no guide, and the ends of a 4 cm seat's
+    standing hand went to both neighbours, whose revealed hands were then
+    taken for hidden ones.
     """
     for t, d in zip(tiles, dists):
         near = sorted(d, key=d.get)[:2]  # the two nearest edges: a corner when both are within the zone
-        if t.state == "face_up" and d[near[1]] <= zone and _neighbours(*near):
-            if _is_bonus(t.code) and ORIENT_SIDE.get(t.orient) in near:
+        if t.state in ("face_up", "standing") and d[near[1]] <= zone and _neighbours(*near):
+            if t.state == "face_up" and _is_bonus(t.code) and ORIENT_SIDE.get(t.orient) in near:
                 t.side = ORIENT_SIDE[t.orient]
             else:
                 t.side = _row_beside(t, near, tiles, unit) or t.side
@@ -396,8 +400,8 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
 def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> str | None:
     """The one of ``sides`` whose row (among ``others``) ``t`` lies in line with, or None if none or both.
 
-    In line: as deep from that side's edge as one of its lying tiles, and the
-    next tile along the edge from it.
+    In line: as deep from that side's edge as one of its tiles that lie as
+    ``t`` does (standing, or not), and the next tile along the edge from it.
     """
     def depth_along(u: Seen, side: str) -> tuple[float, float]:
         return (u.cy, u.cx) if side in ("bottom", "top") else (u.cx, u.cy)
@@ -405,7 +409,7 @@ def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> str | None:
     beside = []
     for side in sides:
         d, a = depth_along(t, side)
-        if any(u is not t and u.side == side and u.state != "standing"
+        if any(u is not t and u.side == side and (u.state == "standing") == (t.state == "standing")
                and abs(depth_along(u, side)[0] - d) < ROW_DEPTH_W * unit
                and abs(depth_along(u, side)[1] - a) < ROW_NEXT_W * unit for u in others):
             beside.append(side)

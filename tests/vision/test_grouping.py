@@ -254,6 +254,20 @@ def test_a_discard_on_the_diagonal_read_sideways_joins_the_row_it_continues():
     assert len(seats["top"]["discards"]) == 6 and len(seats["right"]["discards"]) == 3
 
 
+def test_the_ends_of_a_standing_hand_reaching_into_the_corners_stay_with_it():
+    """4 cm tiles: the bottom seat's standing hand runs from corner to corner. Seen from above a standing
+    tile is nearly square and its outline no guide to which edge it stands along: the end tiles went to the
+    left and right seats, whose revealed hands were then taken for hidden ones."""
+    bottom = [Seen(120 + 30.8 * i, SIZE - 28, 28, 21, 0, "standing") for i in range(14)]
+    hand = ["3m", "5m", "8m", "9m", "4p", "4p", "6p", "8p", "4s", "7s", "7s", "S", "S"]
+    right = [Seen(SIZE - 17, 522 - 31 * i, 38, 28, 3, "face_up", c) for i, c in enumerate(hand)]  # read upwards
+    left = [Seen(24, 200 + 30.8 * i, 21, 28, 1, "standing") for i in range(8)]
+    seats = group_tiles(bottom + right + left, SIZE)
+    assert all(t.side == "bottom" for t in bottom) and all(t.side == "left" for t in left)
+    assert not seats["right"]["hand_hidden"] and seats["right"]["concealed"] == hand
+    assert seats["bottom"]["hand_hidden"] and seats["left"]["hand_hidden"]
+
+
 def test_a_flower_ending_a_meld_row_in_the_corner_goes_to_the_seat_it_faces():
     """Big tiles: the top seat's flower lies in the top-left corner, at the head of the left seat's meld
     column and in line with it, while the top row's last tile was pushed aside. A flower is never claimed,
