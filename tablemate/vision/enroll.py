@@ -177,6 +177,17 @@ def _lattice(vals: np.ndarray, split: float) -> tuple[np.ndarray, float]:
     return idx, p
 
 
+def _median_size(tiles) -> tuple[float, float]:
+    """The tiles' median width and length (px): every tile of a set has one size."""
+    return (float(np.median([min(t.w, t.h) for t in tiles])), float(np.median([max(t.w, t.h) for t in tiles])))
+
+
+def _into_grid(angle: float) -> np.ndarray:
+    """The rotation taking points of the square (as row vectors, ``xy @ m``) into the grid's own axes."""
+    c, s = np.cos(angle), np.sin(angle)
+    return np.array([[c, -s], [s, c]])
+
+
 def grid_places(tiles: list[Seen], bonus: bool = True, image: np.ndarray | None = None,
                 to_image: np.ndarray | None = None) -> Grid:
     """The tiles sorted into rows and columns as the bottom seat reads the grid.
@@ -201,10 +212,8 @@ def grid_places(tiles: list[Seen], bonus: bool = True, image: np.ndarray | None 
     ang = np.arctan2(v[:, 1], v[:, 0])
     folded = (ang + np.pi / 4) % (np.pi / 2) - np.pi / 4   # each neighbour direction folded into +-45 degrees
     angle = float(np.arctan2(np.median(np.sin(4 * folded)), np.median(np.cos(4 * folded))) / 4)
-    c, s = np.cos(angle), np.sin(angle)
-    uv = (xy - xy.mean(0)) @ np.array([[c, -s], [s, c]])    # into the grid's own axes
-    w = float(np.median([min(t.w, t.h) for t in tiles]))
-    h = float(np.median([max(t.w, t.h) for t in tiles]))
+    uv = (xy - xy.mean(0)) @ _into_grid(angle)
+    w, h = _median_size(tiles)
 
     rows, py = _lattice(uv[:, 1], 0.5 * h)
     cols, px = _lattice(uv[:, 0], 0.5 * w)
@@ -220,10 +229,11 @@ def grid_places(tiles: list[Seen], bonus: bool = True, image: np.ndarray | None 
             for j, rc in enumerate(last):
                 places[(5, j)] = places.pop(rc) if rc != (5, j) else places[rc]
     if image is not None:
-        places = bare_mat_left_out(places, angle, image, to_image)
+        mat = tile_colours.mat_lab(image, to_image, DET_SIZE)
+        places = bare_mat_left_out(places, angle, image, to_image, mat)
     missing = sorted(set(exp) - set(places))
     if missing and image is not None and len(places) >= len(exp) // 2:
-        places.update(fill_missed(places, missing, angle, image, to_image))
+        places.update(fill_missed(places, missing, angle, image, to_image, mat))
         missing = sorted(set(exp) - set(places))
     extra = sorted(set(places) - set(exp))
     if extra:
@@ -241,15 +251,15 @@ OFF_SIZE = 0.1  # a grid tile's outline this much off the grid's median size is 
 MISSED_APART = 20.0  # an empty place whose middle lies this far (CIE76) from the mat's colour holds a tile
 
 
-def _middle_apart(ts: list[Seen], angle: float, image: np.ndarray, to_image: np.ndarray) -> np.ndarray:
-    """How far (CIE76) each tile's middle lies from the mat's colour."""
+def _middle_apart(ts: list[Seen], angle: float, image: np.ndarray, to_image: np.ndarray,
+                  mat: np.ndarray) -> np.ndarray:
+    """How far (CIE76) each tile's middle lies from the mat's colour ``mat`` (``tile_colours.mat_lab``)."""
     quads = _to_image(np.stack([_quad(t, angle, min(t.w, t.h), max(t.w, t.h)) for t in ts]), to_image)
-    return np.linalg.norm(tile_colours.middle_lab(image, quads) - tile_colours.mat_lab(image, to_image, DET_SIZE),
-                          axis=1)
+    return np.linalg.norm(tile_colours.middle_lab(image, quads) - mat, axis=1)
 
 
 def bare_mat_left_out(places: dict[tuple[int, int], Seen], angle: float, image: np.ndarray,
-                      to_image: np.ndarray) -> dict[tuple[int, int], Seen]:
+                      to_image: np.ndarray, mat: np.ndarray) -> dict[tuple[int, int], Seen]:
     """The places without faint outlines whose middle is the mat's own colour: no tile lies there.
 
     Why: where a face was left out of a grid on a dark cloth, the detector
@@ -260,13 +270,13 @@ def bare_mat_left_out(places: dict[tuple[int, int], Seen], angle: float, image: 
     faint = [rc for rc, t in places.items() if t.heat < tile_colours.FAINT]
     if not faint:
         return places
-    apart = _middle_apart([places[rc] for rc in faint], angle, image, to_image)
+    apart = _middle_apart([places[rc] for rc in faint], angle, image, to_image, mat)
     bare = {rc for rc, d in zip(faint, apart) if d < tile_colours.MAT_NEAR}
     return {rc: t for rc, t in places.items() if rc not in bare}
 
 
 def fill_missed(places: dict[tuple[int, int], Seen], missing: list[tuple[int, int]], angle: float,
-                image: np.ndarray, to_image: np.ndarray) -> dict[tuple[int, int], Seen]:
+                image: np.ndarray, to_image: np.ndarray, mat: np.ndarray) -> dict[tuple[int, int], Seen]:
     """Tiles at the empty places whose middle is not the mat's colour, where their row and column put them.
 
     Why: a back as dark as the mat (near-black backs on a dark red cloth)
@@ -278,10 +288,8 @@ def fill_missed(places: dict[tuple[int, int], Seen], missing: list[tuple[int, in
     and is named as missing; what a filled place holds the reader then
     judges like any other (a face where a back belongs is refused).
     """
-    w = float(np.median([min(t.w, t.h) for t in places.values()]))
-    h = float(np.median([max(t.w, t.h) for t in places.values()]))
-    c, s = np.cos(angle), np.sin(angle)
-    turn = np.array([[c, -s], [s, c]])
+    w, h = _median_size(places.values())
+    turn = _into_grid(angle)
     rcs = list(places)
     uv = np.array([[places[rc].cx, places[rc].cy] for rc in rcs]) @ turn
     along = np.polyfit([k for _, k in rcs], uv[:, 0], 1)   # u of a column, v of a row: straight lines
@@ -290,7 +298,7 @@ def fill_missed(places: dict[tuple[int, int], Seen], missing: list[tuple[int, in
     for r, k in missing:
         cx, cy = np.array([np.polyval(along, k), np.polyval(down, r)]) @ turn.T
         cand.append(Seen(float(cx), float(cy), w, h, 0, "face_down", confidence=0.0, heat=0.0))
-    apart = _middle_apart(cand, angle, image, to_image)
+    apart = _middle_apart(cand, angle, image, to_image, mat)
     return {rc: t for rc, t, d in zip(missing, cand, apart) if d > MISSED_APART}
 
 
@@ -305,10 +313,8 @@ def _off_size_by_lattice(places: dict[tuple[int, int], Seen], angle: float) -> d
     tile's row and column (the median of their other tiles) say where it
     lies, and the grid's median says its size.
     """
-    w = float(np.median([min(t.w, t.h) for t in places.values()]))
-    h = float(np.median([max(t.w, t.h) for t in places.values()]))
-    c, s = np.cos(angle), np.sin(angle)
-    turn = np.array([[c, -s], [s, c]])
+    w, h = _median_size(places.values())
+    turn = _into_grid(angle)
     uv = {rc: np.array([t.cx, t.cy]) @ turn for rc, t in places.items()}
     out = {}
     for rc, t in places.items():
@@ -363,8 +369,7 @@ def read_places(grid: Grid, image: np.ndarray, to_image: np.ndarray, models_dir=
     """
     order = sorted(grid.places)
     ts = [grid.places[rc] for rc in order]
-    w = float(np.median([min(t.w, t.h) for t in ts]))
-    h = float(np.median([max(t.w, t.h) for t in ts]))
+    w, h = _median_size(ts)
     rng = np.random.default_rng(seed)
     quads = []
     for t in ts:
