@@ -77,6 +77,7 @@ def test_wheel_holds_every_module_model_and_asset(installed):
         want |= {f"tablemate/_models/{model.name}", f"tablemate/_models/{model.name}.sha256"}
     assert want - names == set()
     assert any(n.startswith("tablemate/vision/assets/uni/") and n.endswith(".png") for n in names)
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)  # the project's own licence text
 
 
 def test_installed_package_finds_its_models_inside_itself(installed):
