@@ -358,15 +358,16 @@ def _zone_side(t: Seen, dist: dict, zone: float) -> str:
     end tiles lie nearer the neighbour's edge. A seat's tiles lie with their
     length across its edge (a face's 'up' points to the centre), so in a
     corner, where both edges are within the zone, the tile's axis tells the
-    two seats apart (a standing tile's length lies along its edge instead).
+    two seats apart. A standing tile's 'up' points to the centre as a lying
+    one's does (its outline, seen from above, is wider than deep, but the
+    detector is taught its orientation as its owner reads it), so it goes
+    by the same rule.
     """
     near = sorted(dist, key=dist.get)
     first, second = near[0], near[1]
     if dist[second] > zone or not _neighbours(first, second):
         return first
     vertical = t.orient in (0, 2)           # the face's 'up' (its length) along the image's y axis
-    if t.state == "standing":
-        vertical = not vertical
     along_y = {"bottom", "top"}
     return first if (first in along_y) == vertical else second
 

@@ -305,3 +305,27 @@ def test_a_doubtful_flower_at_a_meld_s_end_that_completes_it_is_its_next_reading
         assert seat["flowers"] == [] and first.code == "7m"
     first, seat = table(0.92, 0)
     assert seat["flowers"] == ["h8"] and seat["melds"] == [] and first.code == "h8"
+
+
+def test_a_standing_tile_in_a_corner_goes_by_its_up_as_the_detector_was_taught():
+    """The detector learns a standing tile's orientation from the renderer's outline, whose 'up' points to
+    the table's centre as a lying tile's does, although seen from above it is wider than deep. In a
+    corner, where two edges are near, that up says whose tile it is; taken as lying along the edge, the
+    bottom seat's tile went to the left seat and the left seat's to the bottom."""
+    from tablemate.vision.grouping import _zone_side
+    sides = {}
+    for seed in range(40):
+        _, standing = truth_topdown(random_layout(np.random.default_rng(seed), "play"), seed, SIZE)
+        sides.update({s["side"]: seen_from_quad(s["corners"], "standing") for s in standing})
+        if {"bottom", "left"} <= set(sides):
+            break
+    bottom, left = sides["bottom"], sides["left"]
+    assert bottom.orient == 0 and bottom.w > bottom.h       # as taught: up to the centre, wider than deep
+    assert left.orient == 1 and left.w > left.h
+    corner = {"bottom": 20.0, "left": 24.0, "top": SIZE - 20.0, "right": SIZE - 24.0}
+    assert _zone_side(bottom, corner, zone=60.0) == "bottom"
+    corner = {"bottom": 24.0, "left": 20.0, "top": SIZE - 24.0, "right": SIZE - 20.0}
+    assert _zone_side(bottom, corner, zone=60.0) == "bottom"
+    assert _zone_side(left, corner, zone=60.0) == "left"
+    corner = {"bottom": 20.0, "left": 24.0, "top": SIZE - 20.0, "right": SIZE - 24.0}
+    assert _zone_side(left, corner, zone=60.0) == "left"
