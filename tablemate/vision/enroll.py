@@ -34,10 +34,10 @@ import numpy as np
 from . import face_templates, tile_colours
 from .autocalibrate import find_calibration
 from .calibration import Calibration, check_fits, load_calibration
-from .contract import BONUS_CLASSES, BONUS_H, BONUS_W, DET_SIZE, READER_CLASSES, bonus_crop, crop_tile, reader_blob
+from .contract import DET_SIZE, READER_CLASSES, crop_tile, reader_blob
 from .errors import VisionError
 from .grouping import Seen
-from .models import run_bonus, run_reader_embedding
+from .models import run_reader_embedding
 from .recognize import Detail, load_still, table_tiles
 from .tile_set import TileSet, fit_discriminant, reader_sha256
 
@@ -586,25 +586,6 @@ def face_pictures(grid: Grid, rd: Readings, exp, detail: Detail) -> dict[str, np
             for rc in rd.order if exp[rc] != "back"}
 
 
-def bonus_reader_reads(grid: Grid, rd: Readings, exp, detail: Detail, models_dir=None) -> bool:
-    """Whether the bonus reader reads every flower and season of this grid as itself.
-
-    Why: the bonus reader (``bonus_look``) was trained on sets whose
-    flowers carry a number and a name; on a set whose flowers look like
-    nothing it was shown it says "not a bonus tile" surely, and its word,
-    multiplied into the reading, then vetoes the player's own flowers. The
-    grid shows which case this set is; a set without flowers has nothing
-    for it to read.
-    """
-    w, h = np.median(rd.sizes, 0)
-    rows = [rc for rc in rd.order if exp[rc] in BONUS_FACES]
-    if not rows:
-        return False
-    quads = [_to_image(_quad(grid.places[rc], grid.angle, w, h)[None], detail.to_image)[0] for rc in rows]
-    q = run_bonus(reader_blob([bonus_crop(detail.image, x) for x in quads], size=(BONUS_W, BONUS_H)), models_dir)
-    return all(BONUS_CLASSES[int(k)] == exp[rc] for k, rc in zip(q.argmax(1), rows))
-
-
 @dataclass
 class Enrollment:
     """What enrollment learned, for the CLI and the display."""
@@ -652,14 +633,13 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
     temperature, weight = choose_blend(rd, exp, half_fit)
     faces = [i for i, rc in enumerate(rd.order) if exp[rc] != "back"]
     size = np.median(rd.sizes[faces], 0)
-    sharp = Detail.of(image, to_image, detail)
     ts = TileSet(name=name, reader_sha256=reader_sha256(models_dir), classes=classes, prototypes=protos,
                  whiten=whiten, means=means,
                  tile_px=(float(size[0]), float(size[1])),
                  tile_cm=None if not area_cm else (float(size[0] / DET_SIZE * area_cm), float(size[1] / DET_SIZE * area_cm)),
                  area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image), margins=margins(rd, exp, half_fit), bonus=bonus, spread=spread,
-                 temperature=temperature, weight=weight, pictures=face_pictures(grid, rd, exp, sharp),
-                 bonus_reader=bonus_reader_reads(grid, rd, exp, sharp, models_dir))
+                 temperature=temperature, weight=weight,
+                 pictures=face_pictures(grid, rd, exp, Detail.of(image, to_image, detail)))
     want = np.array([READER_CLASSES.index(exp[rc]) for rc in rd.order])
     before = int((rd.probs.argmax(1) == want)[faces].sum())
     after = int((ts.read(rd.probs, rd.emb).argmax(1) == want)[faces].sum())

@@ -322,7 +322,7 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
         turned += alts
         owner += [i] * len(alts)
     p2, _, say2 = _read_crops(_reader_crops(turned, image, to_image), models_dir, tile_set)
-    if detail is not None and _asks_bonus_reader(tile_set):
+    if detail is not None:
         detail.look(turned, p2, models_dir=models_dir, limit=len(turned))
     for j, (cand, alt, i) in enumerate(zip(p2, turned, owner)):
         if turned_reads is not None:
@@ -371,11 +371,6 @@ def _settle_codes(faces: list[Seen], probs: np.ndarray) -> np.ndarray:
         t.code, t.confidence = READER_CLASSES[k], p[k]
         t.state = "face_down" if t.code == "back" else "face_up"
     return chosen
-
-
-def _asks_bonus_reader(tile_set) -> bool:
-    """Without a set always; with one, if the bonus reader read its grid's flowers right (``enroll.bonus_reader_reads``)."""
-    return tile_set is None or tile_set.bonus_reader
 
 
 class Detail:
@@ -442,7 +437,7 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
             else:
                 faces[i].orient = (faces[i].orient + 2) % 4
     detail = detail or Detail(image, to_image)
-    looked = detail.look(faces, probs, models_dir=models_dir) if _asks_bonus_reader(tile_set) else []
+    looked = detail.look(faces, probs, models_dir=models_dir)
     if tile_set is not None and looked:
         probs[looked] = tile_set.blend(probs[looked], say.probs[looked])
     _reread_sideways(faces, probs, assign_within_counts(probs), image, to_image, models_dir, detail=detail,

@@ -42,10 +42,8 @@ from .contract import READER_CLASSES
 from .errors import VisionError
 
 FORMAT = "tablemate-tile-set"
-VERSION = 4   # 2: a discriminant (whitening and means) instead of cosine prototypes; 3: the faces' pictures;
-#               4: whether the bonus reader is asked (``bonus_reader``)
-READABLE = (2, 3, 4)  # older files still read: a version-2 file without pictures (their help is lost until enrolled
-#                       again), a version 2 or 3 asking the bonus reader as those versions did
+VERSION = 3   # 2: a discriminant (whitening and means) instead of cosine prototypes; 3: the faces' pictures
+READABLE = (2, 3)  # a version-2 file has no pictures and still reads (the pictures' help is lost until enrolled again)
 SUFFIX = ".tileset.json"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 
@@ -107,7 +105,6 @@ class TileSet:
     temperature: float = TEMPERATURE
     weight: float = WEIGHT
     pictures: dict = field(default_factory=dict)  # code -> grey picture of the face (face_templates)
-    bonus_reader: bool = True             # the bonus reader read the grid's flowers and seasons right: ask it
 
     # --- recognition -----------------------------------------------------------------------------------
 
@@ -172,7 +169,7 @@ class TileSet:
             "area_cm": self.area_cm, "back_bgr": [int(v) for v in self.back_bgr],
             "margins": {k: [round(float(m), 4), n] for k, (m, n) in self.margins.items()},
             "bonus": self.bonus, "spread": round(float(self.spread), 4), "temperature": self.temperature, "weight": self.weight,
-            "pictures": face_templates.encode(self.pictures), "bonus_reader": self.bonus_reader,
+            "pictures": face_templates.encode(self.pictures),
         }
         body["checksum"] = _checksum(body)
         return body
@@ -240,9 +237,6 @@ def parse(data: object, path: Path) -> TileSet:
                 or not all(np.isfinite(a).all() for a in (protos, whiten, means))):
             raise ValueError
         pictures = face_templates.decode(data["pictures"]) if data["version"] >= 3 else {}
-        bonus_reader = data["bonus_reader"] if data["version"] >= 4 else True
-        if not isinstance(bonus_reader, bool):
-            raise ValueError
         if not set(pictures) <= set(classes):
             raise ValueError
         order = sorted(range(len(classes)), key=lambda i: READER_CLASSES.index(classes[i]))
@@ -255,7 +249,7 @@ def parse(data: object, path: Path) -> TileSet:
             area_cm=data.get("area_cm"), back_bgr=tuple(int(v) for v in data["back_bgr"]),
             margins={k: (float(m), str(n)) for k, (m, n) in data.get("margins", {}).items()},
             bonus=bool(data.get("bonus", True)), spread=float(data["spread"]), temperature=float(data["temperature"]), weight=float(data["weight"]),
-            pictures=pictures, bonus_reader=bonus_reader)
+            pictures=pictures)
     except (KeyError, TypeError, ValueError, IndexError):
         raise _damaged(path) from None
 

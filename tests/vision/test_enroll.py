@@ -8,13 +8,12 @@ import json
 import re
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
 from tablemate.vision.calibration import parse_calibration
-from tablemate.vision.enroll import EnrollError, enroll_array, enroll_image
-from tablemate.vision.recognize import recognize_array, recognize_image
+from tablemate.vision.enroll import EnrollError, enroll_array
+from tablemate.vision.recognize import recognize_array
 from tablemate.vision.render import random_layout
 from tablemate.vision.render.enroll_grid import render_grid, render_table
 from tablemate.vision.tile_set import TileSetError, _checksum, load_file, load_set
@@ -44,8 +43,6 @@ def test_a_rendered_grid_enrolls(learned, tmp_path):
     assert again.classes == ts.classes and np.allclose(again.prototypes, ts.prototypes, atol=1e-5)
     assert set(ts.pictures) == set(ts.classes) - {"back"}      # every face pictured, exactly as stored
     assert all(np.array_equal(again.pictures[c], p) for c, p in ts.pictures.items())
-    assert ts.bonus_reader is True and again.bonus_reader is True  # it reads this look's flowers and seasons
-    assert load_set("t", tmp_path).bonus_reader is True
     assert not list(tmp_path.glob("*.tmp")) and path.exists()
 
 
@@ -156,17 +153,6 @@ def test_a_damaged_set_file_and_one_for_other_models_are_refused(learned, tmp_pa
     path.write_text(json.dumps(data))
     old = load_file(path)
     assert old.pictures == {} and np.allclose(old.means, learned.tile_set.means, atol=1e-5)
-    data = learned.tile_set.to_json()
-    del data["bonus_reader"]                     # a version-3 set asks the bonus reader, as version 3 did
-    data["version"] = 3
-    data["checksum"] = _checksum(data)
-    path.write_text(json.dumps(data))
-    assert load_file(path).bonus_reader is True
-    data["version"], data["bonus_reader"] = 4, "no"   # a version-4 set must say yes or no
-    data["checksum"] = _checksum(data)
-    path.write_text(json.dumps(data))
-    with pytest.raises(TileSetError, match="damaged"):
-        load_file(path)
     data["version"] = 1                         # a set learned before the discriminant (cosine prototypes)
     path.write_text(json.dumps(data))
     with pytest.raises(TileSetError, match="made by an older tablemate; enroll the set again"):
@@ -288,33 +274,3 @@ def test_margins_name_faces_the_set_cannot_tell_apart():
     assert m["1m"][1] == "2m" and m["2m"][1] == "1m"
     assert m["1m"][0] < 0.2 and m["2m"][0] < 0.2
     assert m["3m"][0] > 0.8
-
-
-def test_a_set_whose_flowers_the_bonus_reader_cannot_read_does_without_it(tmp_path):
-    """Abstract flowers (the benchmark's first set at 2.0 cm, its fourth table, as JPEG stills): the bonus
-    reader, trained on flowers with a number and a name, says "no bonus tile" of every one of them, and its
-    word, multiplied into the reading, turned the top seat's 1 of flowers into a white dragon. The grid
-    showed that it cannot read these flowers, so the set does without it and the flower is read right."""
-    look, size = 952_050, (4608, 2592)
-    img, _, cal = render_grid(look, look_seed=look, tile_cm=2.0, area_cm=85.0, image_size=size,
-                              face_style="abstract")
-    cv2.imwrite(str(tmp_path / "g.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    (tmp_path / "g.json").write_text(json.dumps(cal))
-    ts = enroll_image(str(tmp_path / "g.jpg"), str(tmp_path / "g.json"), name="a", area_cm=85.0).tile_set
-    assert ts.bonus_reader is False
-    assert load_file(ts.save(tmp_path / "a.tileset.json")).bonus_reader is False
-    seed = look + 4
-    layout = random_layout(np.random.default_rng(seed), "scoring")
-    timg, gt, tcal = render_table(layout, seed, look_seed=look, face_style="abstract", tile_cm=2.0, area_cm=85.0,
-                                  image_size=size)
-    cv2.imwrite(str(tmp_path / "t.jpg"), timg, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    (tmp_path / "t.json").write_text(json.dumps(tcal))
-    want = sorted(t["code"] for t in gt["tiles"] if t["role"] == "flower")
-    assert "h1" in want
-
-    def flowers(tile_set):
-        rec = recognize_image(str(tmp_path / "t.jpg"), str(tmp_path / "t.json"), tile_set=tile_set)
-        return sorted(t["code"] for t in rec["tiles"] if t["code"].startswith("h"))
-    assert flowers(ts) == want
-    asked = flowers(replace(ts, bonus_reader=True))
-    assert asked != want and "h1" not in asked
