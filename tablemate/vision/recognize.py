@@ -360,9 +360,9 @@ def _reader_crops(ts: list[Seen], image: np.ndarray, to_image: np.ndarray) -> np
     return reader_blob([crop_tile(image, q) for q in _reading_quads(ts, to_image, image)])
 
 
-def _settle_codes(faces: list[Seen], probs: np.ndarray) -> np.ndarray:
+def _settle_codes(faces: list[Seen], probs: np.ndarray, tile_set=None) -> np.ndarray:
     """Codes within the set's counts, with confidence and alternatives, on the tiles (in place)."""
-    chosen = assign_within_counts(probs)
+    chosen = assign_within_counts(probs, trust_kind=tile_set is None)
     best = np.argsort(-probs, axis=1)[:, :4].tolist()
     values = probs.tolist()
     for t, p, k, top in zip(faces, values, chosen.tolist(), best):
@@ -440,8 +440,8 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     looked = detail.look(faces, probs, models_dir=models_dir)
     if tile_set is not None and looked:
         probs[looked] = tile_set.blend(probs[looked], say.probs[looked])
-    _reread_sideways(faces, probs, assign_within_counts(probs), image, to_image, models_dir, detail=detail,
-                     tile_set=tile_set, say=say)
+    _reread_sideways(faces, probs, assign_within_counts(probs, tile_set is None), image, to_image, models_dir,
+                     detail=detail, tile_set=tile_set, say=say)
     if tile_set is not None:
         _look_again_shifted(faces, probs, image, to_image, models_dir, tile_set)
         if tile_set.pictures:
@@ -458,7 +458,7 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
         faces, probs, heat, lab = [faces[i] for i in keep], probs[keep], heat[keep], lab[keep]
         say = say and SetSay(say.probs[keep], say.distance[keep])
     tile_colours.read_blank_backs_face_up(probs, heat, lab)
-    _settle_codes(faces, probs)
+    _settle_codes(faces, probs, tile_set)
     return faces, probs, say
 
 
@@ -538,11 +538,11 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     unknown_before = sum(t.role == "unknown" for t in tiles)
     trial = probs.copy()
     turned_reads: dict[int, list[np.ndarray]] = {}
-    if not _reread_sideways(faces, trial, assign_within_counts(trial), image, to_image, models_dir,
+    if not _reread_sideways(faces, trial, assign_within_counts(trial, tile_set is None), image, to_image, models_dir,
                             candidates=odd, detail=detail or Detail(image, to_image), tile_set=tile_set, say=say,
                             turned_reads=turned_reads) and not turned_reads:
         return seats
-    _settle_codes(faces, trial)
+    _settle_codes(faces, trial, tile_set)
     for i, reads in turned_reads.items():
         _add_alternatives(faces[i], reads)
     for t in tiles:

@@ -25,12 +25,15 @@ CAPACITY = np.array([capacity(c) for c in READER_CLASSES])
 BONUS = np.array([c.startswith("h") for c in READER_CLASSES])
 
 
-def assign_within_counts(probs: np.ndarray) -> np.ndarray:
+def assign_within_counts(probs: np.ndarray, trust_kind: bool = True) -> np.ndarray:
     """Class index per tile (rows of ``probs``) with no class over its capacity.
 
     Greedy by confidence: the surest readings keep their first choice; a tile
     whose first choice is full takes its most probable class that has room,
-    of the same kind (bonus tile or not) while one has room.
+    of the same kind (bonus tile or not) while one has room. Without
+    ``trust_kind`` (a learned set's reading, docs/enrollment.md) it keeps the
+    kind only while that kind's classes with room are at least as likely
+    together as the other kind's.
     """
     probs = np.asarray(probs, dtype=np.float64)
     out = probs.argmax(1) if len(probs) else np.zeros(0, np.int64)
@@ -48,9 +51,15 @@ def assign_within_counts(probs: np.ndarray) -> np.ndarray:
             left[first] -= 1
             continue
         # A tile that looks like a bonus tile stays one (and the other way round):
-        # the reader is far surer of the kind of face than of which one it is.
+        # the trained readers are far surer of the kind of face than of which one
+        # it is. A learned set of unusual faces is not (a wind read surely as a
+        # flower another tile holds, a flower as a bamboo of which four are held):
+        # with it the kind is kept only while its codes with room are the likelier.
         order = orders[i]
         kind = bonus[order] == bonus[first]
+        room = left[order] > 0
+        if not trust_kind and probs[i, order[kind & room]].sum() < probs[i, order[~kind & room]].sum():
+            kind = ~kind
         for k in np.concatenate([order[kind], order[~kind]]):
             if left[k] > 0:
                 out[i] = k
