@@ -8,7 +8,8 @@ few degrees. Steps:
 2. ``grid_places``: the largest cluster of tiles, its turn measured from
    neighbour directions, cut into a lattice of rows and columns in the
    bottom seat's frame; a place left empty or a tile beyond the grid is
-   named by row and column;
+   named by row and column; ``centred_on_their_faces`` then moves each face
+   onto its tile by the frame all the set's faces share;
 3. ``check_grid``: each place read upright (and turned round) by the reader;
    only clear, relative evidence refuses the grid (a swap is two places
    reading as each other's code; a doubled face is two places with nearly
@@ -99,6 +100,7 @@ class Grid:
     places: dict[tuple[int, int], Seen]
     angle: float                  # radians, the grid's turn (bottom seat's x axis -> grid rows)
     pitch: tuple[float, float]    # centre to centre, across and along rows (px)
+    placed: frozenset = frozenset()  # places whose tile the lattice placed (no outline of its own size was found)
 
 
 def _largest_cluster(tiles: list[Seen]) -> list[Seen]:
@@ -232,8 +234,10 @@ def grid_places(tiles: list[Seen], bonus: bool = True, image: np.ndarray | None 
         mat = tile_colours.mat_lab(image, to_image, DET_SIZE)
         places = bare_mat_left_out(places, angle, image, to_image, mat)
     missing = sorted(set(exp) - set(places))
+    filled = {}
     if missing and image is not None and len(places) >= len(exp) // 2:
-        places.update(fill_missed(places, missing, angle, image, to_image, mat))
+        filled = fill_missed(places, missing, angle, image, to_image, mat)
+        places.update(filled)
         missing = sorted(set(exp) - set(places))
     extra = sorted(set(places) - set(exp))
     if extra:
@@ -244,7 +248,8 @@ def grid_places(tiles: list[Seen], bonus: bool = True, image: np.ndarray | None 
         rc = missing[0]
         raise EnrollError(f"{_where(rc)}: no tile there ({exp[rc]} belongs there); nothing was stored",
                           rc[0] + 1, rc[1] + 1, kind="missing", code=exp[rc])
-    return Grid(_off_size_by_lattice(places, angle), angle, (px, py))
+    fixed = _off_size_by_lattice(places, angle)
+    return Grid(fixed, angle, (px, py), frozenset(set(filled) | {rc for rc in fixed if fixed[rc] is not places[rc]}))
 
 
 OFF_SIZE = 0.1  # a grid tile's outline this much off the grid's median size is redrawn from its row and column
@@ -326,6 +331,56 @@ def _off_size_by_lattice(places: dict[tuple[int, int], Seen], angle: float) -> d
         cx, cy = np.array([u, v]) @ turn.T
         out[rc] = replace(t, cx=float(cx), cy=float(cy), w=w, h=h)
     return out
+
+
+CENTRE_REACH = 0.15  # a grid face is looked for this share of its width and length either way of its outline
+CENTRE_MOVE = 0.04   # ... and moved there only when it lies at least this share off
+CENTRE_FLAT = 4.0    # a set whose faces have no common frame (their median picture's grey levels spread less
+#                      than this) gives nothing to centre on
+
+
+def centred_on_their_faces(grid: Grid, exp: dict, sharp: Detail) -> Grid:
+    """The grid with each face the lattice placed moved to where the set's common frame says its tile lies.
+
+    Why: every crop and picture enrollment learns from is cut about a
+    place's centre, and a centre set from the lattice (an outline far off
+    the grid's size, ``_off_size_by_lattice``, or none, ``fill_missed``) is
+    only as good as the players' placing: one 4m was learned 12 % of its
+    width aside, its picture half rim, and every 4m at the table was then
+    taken for a 5m. The faces of one set share a body, a rim and a ground;
+    the median of all their cuts shows that frame (a misplaced few do not
+    move a median), and a placed face is moved to where it lines up with
+    it best. Faces the detector outlined stay: moving them too lost tiles
+    on sets that were read perfectly (their frame is faint on ivory faces).
+    """
+    faces = [rc for rc in sorted(grid.places) if exp[rc] != "back"]
+    if not set(faces) & grid.placed:
+        return grid
+    w, h = _median_size([grid.places[rc] for rc in faces])
+    fw, fh = face_templates.SIZE
+    rw, rh = int(round(fw * CENTRE_REACH)), int(round(fh * CENTRE_REACH))
+    cuts = []
+    for rc in faces:
+        q = _quad(grid.places[rc], grid.angle, w, h, scale=1.0 + 2 * CENTRE_REACH)
+        cut = crop_tile(sharp.image, _to_image(q[None], sharp.to_image)[0], margin=0.0, size=(fw + 2 * rw, fh + 2 * rh))
+        cuts.append(cv2.cvtColor(cut, cv2.COLOR_BGR2GRAY).astype(np.float32))
+    frame = np.median(np.stack([c[rh:rh + fh, rw:rw + fw] for c in cuts]), 0).astype(np.float32)
+    if frame.std() < CENTRE_FLAT:
+        return grid
+    right = np.array([np.cos(grid.angle), np.sin(grid.angle)])
+    down = np.array([-np.sin(grid.angle), np.cos(grid.angle)])
+    places = dict(grid.places)
+    for rc, cut in zip(faces, cuts):
+        if rc not in grid.placed:
+            continue
+        _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(cut, frame, cv2.TM_CCOEFF_NORMED))
+        dx, dy = (x - rw) / fw, (y - rh) / fh
+        if max(abs(dx), abs(dy)) < CENTRE_MOVE:
+            continue
+        t = places[rc]
+        cx, cy = np.array([t.cx, t.cy]) + dx * w * right + dy * h * down
+        places[rc] = replace(t, cx=float(cx), cy=float(cy))
+    return replace(grid, places=places)
 
 
 def _quad(t: Seen, angle: float, w: float, h: float, dx=0.0, dy=0.0, turn=0.0, scale=1.0) -> np.ndarray:
@@ -621,8 +676,9 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
     rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
     to_image = np.linalg.inv(hom)
     tiles = table_tiles(image, hom, rectified, models_dir)
-    grid = grid_places(tiles, bonus, image, to_image)
     exp = expected_places(bonus)
+    sharp = Detail.of(image, to_image, detail)
+    grid = centred_on_their_faces(grid_places(tiles, bonus, image, to_image), exp, sharp)
     rd = read_places(grid, image, to_image, models_dir)
     check_grid(rd, exp)
     classes, protos = prototypes(rd, exp)
@@ -639,7 +695,7 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
                  tile_cm=None if not area_cm else (float(size[0] / DET_SIZE * area_cm), float(size[1] / DET_SIZE * area_cm)),
                  area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image), margins=margins(rd, exp, half_fit), bonus=bonus, spread=spread,
                  temperature=temperature, weight=weight,
-                 pictures=face_pictures(grid, rd, exp, Detail.of(image, to_image, detail)))
+                 pictures=face_pictures(grid, rd, exp, sharp))
     want = np.array([READER_CLASSES.index(exp[rc]) for rc in rd.order])
     before = int((rd.probs.argmax(1) == want)[faces].sum())
     after = int((ts.read(rd.probs, rd.emb).argmax(1) == want)[faces].sum())
