@@ -9,7 +9,7 @@ few degrees. Steps:
    neighbour directions, cut into a lattice of rows and columns in the
    bottom seat's frame; a place left empty or a tile beyond the grid is
    named by row and column; ``centred_on_their_faces`` then moves each face
-   onto its tile by the frame all the set's faces share;
+   the lattice placed onto its tile by the frame all the set's faces share;
 3. ``check_grid``: each place read upright (and turned round) by the reader;
    only clear, relative evidence refuses the grid (a swap is two places
    reading as each other's code; a doubled face is two places with nearly
