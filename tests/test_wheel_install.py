@@ -47,7 +47,7 @@ def installed(tmp_path_factory):
     src = base / "src"  # a copy, so the build leaves no build/ or egg-info in the checkout
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
     src.mkdir()
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, src / name)
     for folder in ("tablemate", "models"):
         shutil.copytree(ROOT / folder, src / folder, ignore=ignore)
