@@ -367,8 +367,7 @@ def centred_on_their_faces(grid: Grid, exp: dict, sharp: Detail) -> Grid:
     frame = np.median(np.stack([c[rh:rh + fh, rw:rw + fw] for c in cuts]), 0).astype(np.float32)
     if frame.std() < CENTRE_FLAT:
         return grid
-    right = np.array([np.cos(grid.angle), np.sin(grid.angle)])
-    down = np.array([-np.sin(grid.angle), np.cos(grid.angle)])
+    back_to_square = _into_grid(grid.angle).T
     places = dict(grid.places)
     for rc, cut in zip(faces, cuts):
         if rc not in grid.placed:
@@ -378,7 +377,7 @@ def centred_on_their_faces(grid: Grid, exp: dict, sharp: Detail) -> Grid:
         if max(abs(dx), abs(dy)) < CENTRE_MOVE:
             continue
         t = places[rc]
-        cx, cy = np.array([t.cx, t.cy]) + dx * w * right + dy * h * down
+        cx, cy = np.array([t.cx, t.cy]) + np.array([dx * w, dy * h]) @ back_to_square
         places[rc] = replace(t, cx=float(cx), cy=float(cy))
     return replace(grid, places=places)
 
