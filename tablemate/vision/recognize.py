@@ -440,8 +440,8 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     looked = detail.look(faces, probs, models_dir=models_dir)
     if tile_set is not None and looked:
         probs[looked] = tile_set.blend(probs[looked], say.probs[looked])
-    _reread_sideways(faces, probs, assign_within_counts(probs, tile_set is None), image, to_image, models_dir,
-                     detail=detail, tile_set=tile_set, say=say)
+    _reread_sideways(faces, probs, assign_within_counts(probs, trust_kind=tile_set is None), image, to_image,
+                     models_dir, detail=detail, tile_set=tile_set, say=say)
     if tile_set is not None:
         _look_again_shifted(faces, probs, image, to_image, models_dir, tile_set)
         if tile_set.pictures:
@@ -538,9 +538,9 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     unknown_before = sum(t.role == "unknown" for t in tiles)
     trial = probs.copy()
     turned_reads: dict[int, list[np.ndarray]] = {}
-    if not _reread_sideways(faces, trial, assign_within_counts(trial, tile_set is None), image, to_image, models_dir,
-                            candidates=odd, detail=detail or Detail(image, to_image), tile_set=tile_set, say=say,
-                            turned_reads=turned_reads) and not turned_reads:
+    if not _reread_sideways(faces, trial, assign_within_counts(trial, trust_kind=tile_set is None), image, to_image,
+                            models_dir, candidates=odd, detail=detail or Detail(image, to_image), tile_set=tile_set,
+                            say=say, turned_reads=turned_reads) and not turned_reads:
         return seats
     _settle_codes(faces, trial, tile_set)
     for i, reads in turned_reads.items():
