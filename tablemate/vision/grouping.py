@@ -25,7 +25,9 @@ Rules, in tile widths W (the median short side of the lying tiles):
 - meld row: groups split by gaps of at least 0.25 W; bonus tiles are
   flowers (but an unsure one, or one lying across like a claimed tile,
   touching tiles that make no meld without it is read as its next choice
-  when that makes them melds); a group
+  when that makes them melds; one lying across, or in a run of three or
+  four whose other tiles make no meld, stays with its run as one of its
+  tiles, never a flower); a group
   must be a chow, pung, kong or a concealed kong (two
   backs, two equal faces), or split exactly into such melds; otherwise its
   tiles are ``unknown`` but keep a group number of their own (the turn
@@ -191,12 +193,14 @@ def _split_melds_but_one(tiles: list[Seen]) -> tuple[list | None, Seen | None]:
 
     Why: a shadow in the gap between two melds can be seen as a tile, face
     down or read as some face, and a lone back or a doubtful reading then
-    spoils two good melds. Only a back or a reading below ``DOUBTFUL`` may be
-    set aside, the least sure first, and only when every other tile then
+    spoils two good melds. Only a back, a reading below ``DOUBTFUL`` or a
+    flower reading (a meld's tile misread, ``_meld_tiles_read_as_flowers``) may be set aside,
+    flower readings first, then the least sure, and only when every other tile then
     makes melds exactly: a row that cannot be split is all ``unknown``
     anyway, so setting one tile aside never loses a meld that was found.
     """
-    doubtful = sorted((t for t in tiles if t.code == "back" or t.confidence < DOUBTFUL), key=lambda t: t.confidence)
+    doubtful = sorted((t for t in tiles if t.code == "back" or t.confidence < DOUBTFUL or _is_bonus(t.code)),
+                      key=lambda t: (not _is_bonus(t.code), t.confidence))
     for t in doubtful:
         parts = _split_melds([u for u in tiles if u is not t])
         if parts is not None:
@@ -521,13 +525,14 @@ def _runs_units(row: list[Seen], side: str, unit: float, gap_w: float) -> list[l
 def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -> int:
     for run in _runs_units(row, side, unit, MELD_GAP_W):
         _doubtful_flower_in_a_meld(run, side)
-        bonus = [t for t in run if _is_bonus(t.code)]
+        misread = _meld_tiles_read_as_flowers(run, side)
+        bonus = [t for t in run if _is_bonus(t.code) and t not in misread]
         if bonus:
             group += 1
             for t in bonus:
                 t.role, t.group = "flower", group
                 seat["flowers"].append(t.code)
-        rest = [t for t in run if not _is_bonus(t.code)]
+        rest = [t for t in run if t not in bonus]
         if not rest:
             continue
         parts = _split_melds(rest)
@@ -572,6 +577,30 @@ def _doubtful_flower_in_a_meld(run: list[Seen], side: str) -> None:
     if fix is not None:
         t, code, p = fix
         t.code, t.confidence = code, float(p)
+
+
+def _meld_tiles_read_as_flowers(run: list[Seen], side: str) -> list[Seen]:
+    """The run's flower readings that are tiles of its melds, misread.
+
+    Why: flowers are laid upright, in a group of their own apart from the
+    melds. So a flower reading lying across, touching tiles that are no
+    flowers, is a claimed tile; and in a run of three or four touching tiles
+    whose other tiles make no meld, the run is one meld and its flower
+    readings are its tiles. Such a tile is not the seat's flower: it stays
+    with its run, ``unknown`` when no reading makes the run melds
+    (``_doubtful_flower_in_a_meld`` tries that first), so the turn tracker
+    counts the meld as laid out (three unread tiles count as one). An
+    unusual set's claimed tile in a video frame was read as a flower 0.99
+    sure frame after frame, and every claim at that seat was missed. A
+    flower touching a meld that stands without it stays a flower.
+    """
+    bonus = [t for t in run if _is_bonus(t.code)]
+    rest = [t for t in run if not _is_bonus(t.code)]
+    if not bonus or not rest:
+        return []
+    if len(run) in (3, 4) and _split_melds(rest) is None:
+        return bonus
+    return [t for t in bonus if _lies_across(t, side)]
 
 
 def _lies_across(t: Seen, side: str) -> bool:

@@ -287,7 +287,7 @@ def test_a_doubtful_flower_at_a_meld_s_end_that_completes_it_is_its_next_reading
     """A claimed tile lies turned at its meld's end; an unusual set's face cut a little off was read as a
     flower, 7m its next reading. The two tiles left make no meld, so the claim would be missed; the run
     with the flower read as 7m is a pung. Doubtful is unsure (0.57), or lying across as no flower lies,
-    however sure (0.92). A flower read surely and lying as flowers lie stays a flower."""
+    however sure (0.92)."""
     w, h = 26, 35
     hand = [("1m", "2m", "3m", "E", "E", "E", "4s", "5s", "6s", "N", "N")]
 
@@ -303,8 +303,38 @@ def test_a_doubtful_flower_at_a_meld_s_end_that_completes_it_is_its_next_reading
         first, seat = table(confidence, orient)
         assert seat["melds"] == [{"kind": "pung", "tiles": ["7m"] * 3, "exposed": True}], (confidence, orient)
         assert seat["flowers"] == [] and first.code == "7m"
-    first, seat = table(0.92, 0)
-    assert seat["flowers"] == ["h8"] and seat["melds"] == [] and first.code == "h8"
+
+
+def test_a_flower_reading_lying_across_at_a_meld_s_end_stays_with_the_meld_as_unknown():
+    """A claimed tile lies across at its meld's end. In a video frame of an unusual set it was read as a
+    flower 0.99 sure, no next reading completing the pung (the other two misread as well, or 7m only
+    0.005 likely). Flowers are laid upright and apart, so it is no flower: it stays with its run, whose
+    three tiles the turn tracker then counts as a meld laid out. With the run's other tiles a pung on
+    their own (a claimed kong), it is set aside and the pung stands. Upright, it is a flower when it
+    touches a meld that stands without it, and one of the meld's tiles when the other two make none (a
+    run of three touching tiles is a meld; no flower group holds other tiles)."""
+    w, h = 26, 35
+    hand = ("1m", "2m", "3m", "E", "E", "E", "4s", "5s", "6s", "N", "N")
+
+    def table(orient, codes):
+        across = orient in (1, 3)
+        first = Seen(262, SIZE - 62, w, h, orient, "face_up", "h6", 0.99,
+                     alternatives=(("h6", 0.99), ("7m", 0.005), ("h5", 0.002), ("9m", 0.001)))
+        x0 = 262 + (h if across else w) / 2 + 2 + w / 2
+        row = [first] + [Seen(x0 + 27 * i, SIZE - 62, w, h, 0, "face_up", c, 0.99) for i, c in enumerate(codes)]
+        tiles = [Seen(200 + 27 * i, SIZE - 20, w, h, 0, "face_up", c) for i, c in enumerate(hand)]
+        return row, group_tiles(tiles + row, SIZE)["bottom"]
+    for orient in (1, 3):
+        row, seat = table(orient, ["7m", "2p"])
+        assert seat["flowers"] == [] and seat["melds"] == []
+        assert {t.role for t in row} == {"unknown"} and len({t.group for t in row}) == 1 and row[0].group
+        row, seat = table(orient, ["7m", "7m", "7m"])
+        assert seat["flowers"] == [] and seat["melds"] == [{"kind": "pung", "tiles": ["7m"] * 3, "exposed": True}]
+        assert row[0].role == "unknown" and row[0].group and row[0].group != row[1].group
+    row, seat = table(0, ["7m", "7m", "7m"])
+    assert seat["flowers"] == ["h6"] and row[0].role == "flower" and len(seat["melds"]) == 1
+    row, seat = table(0, ["7m", "2p"])
+    assert seat["flowers"] == [] and {t.role for t in row} == {"unknown"}
 
 
 def test_a_standing_tile_in_a_corner_goes_by_its_up_as_the_detector_was_taught():
