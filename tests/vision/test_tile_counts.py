@@ -56,3 +56,12 @@ def test_with_a_learned_set_a_pushed_out_reading_changes_kind_when_the_other_kin
     assert kept[1].startswith("h") and not kept[-1].startswith("h")
     p = _probs({"h8": 0.97}, {"h8": 0.55, "1s": 0.2, "h5": 0.15, "h6": 0.1})   # the kind likelier: kept either way
     assert codes(p, trust_kind=False) == ["h8", "h5"]
+
+
+def test_a_face_pushed_out_takes_a_face_never_a_back():
+    """With a learned set, a fifth 7m whose next choice is a back keeps showing a face: a back would put
+    a discard in the wall (an unusual set's discards vanished so, and the turn tracker lost the turn).
+    Its likeliest face with room is taken. The trained readers alone keep their next choice."""
+    rows = [{"7m": 0.99}] * 4 + [{"7m": 0.9, "back": 0.06, "2m": 0.01}]
+    assert codes(_probs(*rows), trust_kind=False) == ["7m"] * 4 + ["2m"]
+    assert codes(_probs(*rows), trust_kind=True) == ["7m"] * 4 + ["back"]
