@@ -362,7 +362,7 @@ def _reader_crops(ts: list[Seen], image: np.ndarray, to_image: np.ndarray) -> np
 
 def _settle_codes(faces: list[Seen], probs: np.ndarray, tile_set=None) -> np.ndarray:
     """Codes within the set's counts, with confidence and alternatives, on the tiles (in place)."""
-    chosen = assign_within_counts(probs, trust_kind=tile_set is None)
+    chosen = assign_within_counts(probs, learned_set=tile_set is not None)
     best = np.argsort(-probs, axis=1)[:, :4].tolist()
     values = probs.tolist()
     for t, p, k, top in zip(faces, values, chosen.tolist(), best):
@@ -440,7 +440,7 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     looked = detail.look(faces, probs, models_dir=models_dir)
     if tile_set is not None and looked:
         probs[looked] = tile_set.blend(probs[looked], say.probs[looked])
-    _reread_sideways(faces, probs, assign_within_counts(probs, trust_kind=tile_set is None), image, to_image,
+    _reread_sideways(faces, probs, assign_within_counts(probs, learned_set=tile_set is not None), image, to_image,
                      models_dir, detail=detail, tile_set=tile_set, say=say)
     if tile_set is not None:
         _look_again_shifted(faces, probs, image, to_image, models_dir, tile_set)
@@ -538,9 +538,10 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     unknown_before = sum(t.role == "unknown" for t in tiles)
     trial = probs.copy()
     turned_reads: dict[int, list[np.ndarray]] = {}
-    if not _reread_sideways(faces, trial, assign_within_counts(trial, trust_kind=tile_set is None), image, to_image,
-                            models_dir, candidates=odd, detail=detail or Detail(image, to_image), tile_set=tile_set,
-                            say=say, turned_reads=turned_reads) and not turned_reads:
+    chosen = assign_within_counts(trial, learned_set=tile_set is not None)
+    if not _reread_sideways(faces, trial, chosen, image, to_image, models_dir, candidates=odd,
+                            detail=detail or Detail(image, to_image), tile_set=tile_set, say=say,
+                            turned_reads=turned_reads) and not turned_reads:
         return seats
     _settle_codes(faces, trial, tile_set)
     for i, reads in turned_reads.items():

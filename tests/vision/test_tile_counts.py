@@ -15,8 +15,8 @@ def _probs(*rows):
     return out / out.sum(1, keepdims=True)
 
 
-def codes(probs, trust_kind=True):
-    return [READER_CLASSES[k] for k in assign_within_counts(probs, trust_kind)]
+def codes(probs, learned_set=False):
+    return [READER_CLASSES[k] for k in assign_within_counts(probs, learned_set=learned_set)]
 
 
 def test_first_choices_stand_when_the_set_allows_them():
@@ -51,11 +51,11 @@ def test_with_a_learned_set_a_pushed_out_reading_changes_kind_when_the_other_kin
     code of probability 0 of the first choice's kind. The trained readers' sense of kind is kept without
     a set (on real photos switching kind lost a few tiles: an h8 pushed out is another flower, not a 1s)."""
     rows = [{"h8": 0.999}, {"h8": 0.988, "N": 0.006, "S": 0.003}] + [{"2s": 0.999}] * 4 + [{"2s": 0.891, "h1": 0.107}]
-    assert codes(_probs(*rows), trust_kind=False) == ["h8", "N"] + ["2s"] * 4 + ["h1"]
+    assert codes(_probs(*rows), learned_set=True) == ["h8", "N"] + ["2s"] * 4 + ["h1"]
     kept = codes(_probs(*rows))
     assert kept[1].startswith("h") and not kept[-1].startswith("h")
     p = _probs({"h8": 0.97}, {"h8": 0.55, "1s": 0.2, "h5": 0.15, "h6": 0.1})   # the kind likelier: kept either way
-    assert codes(p, trust_kind=False) == ["h8", "h5"]
+    assert codes(p, learned_set=True) == ["h8", "h5"]
 
 
 def test_a_face_pushed_out_takes_a_face_never_a_back():
@@ -63,5 +63,6 @@ def test_a_face_pushed_out_takes_a_face_never_a_back():
     a discard in the wall (an unusual set's discards vanished so, and the turn tracker lost the turn).
     Its likeliest face with room is taken. The trained readers alone keep their next choice."""
     rows = [{"7m": 0.99}] * 4 + [{"7m": 0.9, "back": 0.06, "2m": 0.01}]
-    assert codes(_probs(*rows), trust_kind=False) == ["7m"] * 4 + ["2m"]
-    assert codes(_probs(*rows), trust_kind=True) == ["7m"] * 4 + ["back"]
+    assert codes(_probs(*rows), learned_set=True) == ["7m"] * 4 + ["2m"]
+    assert codes(_probs(*rows), learned_set=False) == ["7m"] * 4 + ["back"]
+
