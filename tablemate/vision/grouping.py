@@ -387,10 +387,7 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
     season: it is never claimed, so never laid turned, and the seat that
     reads it upright owns it; at the end of a long meld row it may lie in
     line with the neighbour's row (big tiles on a small table: the top
-    seat's flowers at the head of the left seat's melds). But flowers are
-    laid apart from melds: a flower reading touching the end of the other
-    seat's row it lies in line with (``TOUCH_W``) is that row's claimed
-    tile, misread (an unusual set's, in a video frame). A standing tile
+    seat's flowers at the head of the left seat's melds). A standing tile
     joins the row of standing tiles it ends: seen from above a standing tile
     is nearly square, its length no guide, and the ends of a 4 cm seat's
     standing hand went to both neighbours, whose revealed hands were then
@@ -400,9 +397,7 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
         near = sorted(d, key=d.get)[:2]  # the two nearest edges: a corner when both are within the zone
         if t.state in ("face_up", "standing") and d[near[1]] <= zone and _neighbours(*near):
             if t.state == "face_up" and _is_bonus(t.code) and ORIENT_SIDE.get(t.orient) in near:
-                row = _row_beside(t, near, tiles, unit)
-                touching = row is not None and row != ORIENT_SIDE[t.orient] and _touches_row(t, row, tiles, unit)
-                t.side = row if touching else ORIENT_SIDE[t.orient]
+                t.side = ORIENT_SIDE[t.orient]
             else:
                 t.side = _row_beside(t, near, tiles, unit) or t.side
 
@@ -428,20 +423,6 @@ def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> str | None:
 
 ROW_DEPTH_W = 0.6   # a tile in line with a row lies this near its depth from the edge (tile widths) ...
 ROW_NEXT_W = 1.9    # ... and this near the next tile along it (a turned tile is about 1.4 widths long)
-TOUCH_W = 0.1       # a tile this near the next one along its row (free space, tile widths) touches it
-
-
-def _touches_row(t: Seen, side: str, others: list[Seen], unit: float) -> bool:
-    """Whether ``t`` touches a tile of ``side``'s that lies in line with it along that seat's edge."""
-    f, r = (np.array(v) for v in FRAMES[side])
-    for u in others:
-        if u is t or u.side != side or u.state != t.state:
-            continue
-        d = np.array([u.cx - t.cx, u.cy - t.cy])
-        free = abs(float(d @ r)) - (t.extent_u(side) + u.extent_u(side)) / 2
-        if abs(float(d @ f)) < ROW_DEPTH_W * unit and free < TOUCH_W * unit:
-            return True
-    return False
 
 
 def _discard_side(t: Seen, size: float, unit: float) -> str:

@@ -227,24 +227,6 @@ def test_a_claimed_tile_ending_a_meld_row_in_the_corner_stays_with_its_row():
     assert seats["left"]["melds"] == [] and seats["left"]["concealed"] == []
 
 
-def test_a_claimed_tile_read_as_a_flower_touching_its_row_in_the_corner_stays_with_the_row():
-    """As above, but an unusual set's claimed tile was read as a flower, which reads upright for the left
-    seat, and a flower goes to the seat that reads it upright. Flowers are laid apart, though, and this
-    one touches the bottom row's next tile: it is that row's claimed tile, one of the pung's three."""
-    w, h = 26, 35
-
-    def up(code, x, y):
-        return Seen(x, y, w, h, 0, "face_up", code)
-    y = SIZE - 62
-    claimed = Seen(22, y + 4, w, h, 1, "face_up", "h3", 0.97, alternatives=(("h3", 0.97), ("h6", 0.02)))
-    row = [claimed, up("4m", 53.5, y), up("4m", 79.5, y)]
-    tiles = row + [up(c, 140 + 27 * i, y) for i, c in enumerate(["2p"] * 3 + ["6s"] * 3)]
-    tiles += [up(c, 200 + 27 * i, SIZE - 20) for i, c in enumerate(["1m", "2m", "3m", "E", "E", "E", "W"])]
-    seats = group_tiles(tiles, SIZE)
-    assert claimed.side == "bottom" and seats["left"]["flowers"] == [] and seats["bottom"]["flowers"] == []
-    assert {t.role for t in row} == {"unknown"} and len({t.group for t in row}) == 1
-
-
 def test_a_lone_back_outline_nearest_the_edge_is_not_taken_for_the_hand_row():
     """A stray outline on the mat between a revealed hand and the table's edge, read as a back, lies in a row
     of its own nearest the edge; the hand row is still the revealed hand."""
@@ -292,8 +274,8 @@ def test_a_flower_ending_a_meld_row_in_the_corner_goes_to_the_seat_it_faces():
     so never laid turned: the seat that reads it upright (top) owns it."""
     w, h = 26, 35
     flower = Seen(58, 58, w, h, 2, "face_up", "h1")
-    left = [Seen(58, 95 + 27 * i, w, h, 1, "face_up", c) for i, c in enumerate(["W", "W", "W", "6s", "7s", "8s"])]
-    left += [Seen(18, 200 + 27 * i, w, h, 1, "face_up", c) for i, c in enumerate(["1p", "1p", "1p", "9m"])]
+    left = [Seen(58, 95 + 27 * i, h, w, 1, "face_up", c) for i, c in enumerate(["W", "W", "W", "6s", "7s", "8s"])]
+    left += [Seen(18, 200 + 27 * i, h, w, 1, "face_up", c) for i, c in enumerate(["1p", "1p", "1p", "9m"])]
     top = [Seen(140 + 27 * i, 58, w, h, 2, "face_up", c) for i, c in enumerate(["N", "N", "N", "2s", "2s", "2s"])]
     top += [Seen(260 + 27 * i, 18, w, h, 2, "face_up", c) for i, c in enumerate(["5p", "5p", "5p", "3m"])]
     seats = group_tiles([flower] + left + top, SIZE)
