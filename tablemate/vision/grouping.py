@@ -194,10 +194,11 @@ def _split_melds_but_one(tiles: list[Seen]) -> tuple[list | None, Seen | None]:
     Why: a shadow in the gap between two melds can be seen as a tile, face
     down or read as some face, and a lone back or a doubtful reading then
     spoils two good melds. Only a back, a reading below ``DOUBTFUL`` or a
-    flower reading (a meld's tile misread, ``_meld_tiles_read_as_flowers``) may be set aside,
-    flower readings first, then the least sure, and only when every other tile then
-    makes melds exactly: a row that cannot be split is all ``unknown``
-    anyway, so setting one tile aside never loses a meld that was found.
+    flower reading (a meld's tile misread, ``_meld_tiles_read_as_flowers``)
+    may be set aside, flower readings first, then the least sure, and only
+    when every other tile then makes melds exactly: a row that cannot be
+    split is all ``unknown`` anyway, so setting one tile aside never loses a
+    meld that was found.
     """
     doubtful = sorted((t for t in tiles if t.code == "back" or t.confidence < DOUBTFUL or _is_bonus(t.code)),
                       key=lambda t: (not _is_bonus(t.code), t.confidence))
