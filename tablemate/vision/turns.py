@@ -29,6 +29,10 @@ frame is one that play can produce (docs/table-setup.md "During play"):
 - anything else (melds vanishing, discards vanishing without a claim, two
   claims at once, no table seen, no recognition at all) is an *uncertain*
   frame and changes nothing;
+- a frame that makes no sense after a claim whose meld was never read, but
+  is ordinary play compared with the frame before that claim, undoes the
+  claim (``TurnTracker._undone``): a discard missed in one frame looked
+  like a claimed one, and came back;
 - after an uncertain frame, one new discard since that frame, the table
   having only grown since the accepted one, is that discard: the accepted
   frame was out of date (a discard missed when it was played), and the
@@ -117,6 +121,8 @@ class TurnTracker:
     #: The last frame's counts, and whether it was uncertain (see ``_caught_up``).
     _last: Counts | None = field(default=None, repr=False)
     _stale: bool = field(default=False, repr=False)
+    #: Before the last accepted claim whose meld was not read: (accepted counts, turn, unread claims), see ``_undone``.
+    _before_unread_claim: tuple | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.turn not in SIDES:
@@ -128,6 +134,7 @@ class TurnTracker:
         """The NEXT button: pass the turn by hand."""
         self.turn = next_side(self.turn)
         self._pending, self._seen = None, 0
+        self._before_unread_claim = None  # the players' word stands: no claim is undone behind it
         self.kong_window = None
         return {"kind": "next", "side": self.turn}
 
@@ -155,7 +162,8 @@ class TurnTracker:
                 return None
             key = key + ("kong",) + counts.kongs()
         else:
-            change = self._caught_up(counts) or _interpret(self.accepted, counts, self.turn, self._unread_claims)
+            change = (self._caught_up(counts) or _interpret(self.accepted, counts, self.turn, self._unread_claims)
+                      or self._undone(counts))
         self._last = counts
         if change is None:
             self.last_uncertain = True
@@ -163,10 +171,12 @@ class TurnTracker:
             return None
         self._stale = False
         late = change.pop("late_melds", (0, 0, 0, 0))
+        undone = change.pop("undone", None)
         if change["kind"] == "melds_read":  # only the melds of claims already followed: nothing happened
             self.accepted = counts
             self._unread_claims = tuple(u - k for u, k in zip(self._unread_claims, late))
             self._pending, self._seen = None, 0
+            self._before_unread_claim = None
             return None
         if key == self._pending:
             self._seen += 1
@@ -174,11 +184,16 @@ class TurnTracker:
             self._pending, self._seen = key, 1
         if self._seen < self.confirm:
             return None
+        before = (self.accepted, self.turn, self._unread_claims)
+        if undone is not None:
+            self._unread_claims = undone
         self.accepted = counts
         self._pending, self._seen = None, 0
         unread = [u - k for u, k in zip(self._unread_claims, late)]
-        if change.pop("meld_unread", False):
+        meld_unread = change.pop("meld_unread", False)
+        if meld_unread:
             unread[SIDES.index(change["side"])] += 1
+        self._before_unread_claim = before if meld_unread else None
         self._unread_claims = tuple(unread)
         self.turn = change.pop("turn")
         self.kong_window = ({"side": change["side"], "tile": change["tile"]}
@@ -203,6 +218,27 @@ class TurnTracker:
             return None
         change = _interpret(last, counts, self.turn, self._unread_claims)
         return change if change is not None and change["kind"] == "discard" else None
+
+    def _undone(self, counts: Counts) -> dict | None:
+        """A frame that makes no sense after a claim whose meld was never read, but does without that claim.
+
+        Why: that claim was inferred from a discard gone from one seat while
+        one new discard lay at another. A discard missed in one frame (an
+        unusual set's nearly blank dragon) looks the same, and when it is
+        seen again every later frame differed from the accepted one by more
+        than play allows, leaving the tracker on a wrong seat until the next
+        single discard. Compared with the frame before that claim, from the
+        turn then, the new frame is ordinary play: the claim is undone and
+        that play followed.
+        """
+        if self._before_unread_claim is None:
+            return None
+        before, turn, unread = self._before_unread_claim
+        change = _interpret(before, counts, turn, unread)
+        if change is None or change["kind"] == "melds_read" or change.get("meld_unread"):
+            return None
+        change["undone"] = unread
+        return change
 
 
 def _grown(before: Counts, after: Counts) -> bool:

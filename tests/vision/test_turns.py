@@ -178,6 +178,30 @@ def test_a_claim_whose_meld_is_not_read_at_all_passes_the_turn_on_from_the_claim
     assert ev["kind"] == "claim" and ev["side"] == "right" and t.turn == "right"
 
 
+def test_a_claim_inferred_from_a_discard_missed_in_one_frame_is_undone_when_it_is_seen_again():
+    """Top discarded a nearly blank dragon that vision missed in the next frame, where left's discard lay:
+    that looked like left claiming it (meld unread) and discarding. When it is seen again together with
+    bottom's discard, the frame makes no sense after that claim, but is play in order from left without
+    it: left and bottom discarded, so it is right's turn. The NEXT button is never undone so."""
+    t = TurnTracker(turn="top")
+    t.update(rec())
+    t.update(rec({"top": ["P"]}))
+    ev = t.update(rec({"left": ["1s"]}))
+    assert ev["kind"] == "claim" and ev["meld"] is None and t.turn == "bottom"
+    ev = t.update(rec({"top": ["P"], "left": ["1s"], "bottom": ["2m"]}))
+    assert ev == {"kind": "discards", "sides": ["left", "bottom"], "tiles": ["1s", "2m"]}
+    assert t.turn == "right" and not t.last_uncertain
+    t.update(rec({"top": ["P"], "left": ["1s"], "bottom": ["2m"], "right": ["3m"]}))
+    assert t.turn == "top"
+
+    t = TurnTracker(turn="top")
+    t.update(rec())
+    t.update(rec({"top": ["P"]}))
+    t.update(rec({"left": ["1s"]}))
+    t.next_turn()
+    assert t.update(rec({"top": ["P"], "left": ["1s"], "bottom": ["2m"]})) is None and t.turn == "right"
+
+
 def test_a_vanished_discard_with_two_new_ones_stays_uncertain():
     t = TurnTracker(turn="bottom")
     t.update(rec({"top": ["E"]}))
