@@ -65,4 +65,3 @@ def test_a_face_pushed_out_takes_a_face_never_a_back():
     rows = [{"7m": 0.99}] * 4 + [{"7m": 0.9, "back": 0.06, "2m": 0.01}]
     assert codes(_probs(*rows), learned_set=True) == ["7m"] * 4 + ["2m"]
     assert codes(_probs(*rows), learned_set=False) == ["7m"] * 4 + ["back"]
-
