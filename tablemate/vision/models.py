@@ -93,6 +93,10 @@ def run_detector(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.n
     return heat[0], size[0], orient[0]
 
 
+#: The first reader's probability above which its reading stands without the second reader's.
+SURE = 0.99
+
+
 def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(face probabilities Nx43, upside-down probabilities Nx2) for a batch of crops: both readers agreed.
 
@@ -101,12 +105,21 @@ def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.nda
     probabilities reads more of them right than either alone (models/tile_reader_deep.md);
     the deeper one alone reads better too, but its features suit a learned set
     worse, so a learned set keeps to ``tile_reader.onnx`` (``run_reader_embedding``).
+
+    Why only where the first is unsure: the deeper reader costs more than
+    half the reading time of a still, and where the first reader is SURE it
+    changed no reading of the benchmark's real photos or rendered tables
+    (docs/training.md, "Asking the second reader only when the first is unsure").
     """
     if len(blob) == 0:
         return np.zeros((0, len(READER_CLASSES)), np.float32), np.zeros((0, 2), np.float32)
     probs, flip = session(READER, models_dir).run(["probs", "flip"], {"crops": blob})
-    probs2, flip2 = session(DEEP_READER, models_dir).run(["probs", "flip"], {"crops": blob})
-    return agree(probs, probs2), (flip + flip2) / 2
+    unsure = np.flatnonzero(probs.max(axis=1) < SURE)
+    if len(unsure):
+        probs2, flip2 = session(DEEP_READER, models_dir).run(["probs", "flip"], {"crops": blob[unsure]})
+        probs[unsure] = agree(probs[unsure], probs2)
+        flip[unsure] = (flip[unsure] + flip2) / 2
+    return probs, flip
 
 
 def agree(*readings: np.ndarray, floor: float = 1e-12) -> np.ndarray:

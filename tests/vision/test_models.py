@@ -7,7 +7,8 @@ import pytest
 
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
                                        READ_W, READER_CLASSES, bonus_crop, crop_tile, reader_blob)
-from tablemate.vision.models import BONUS, DEEP_READER, DETECTOR, MODELS_DIR, READER, agree, run_bonus, run_reader
+from tablemate.vision.models import (BONUS, DEEP_READER, DETECTOR, MODELS_DIR, READER, SURE, agree, run_bonus,
+                                     run_reader)
 from tablemate.vision.render.faces import FACE_H, FACE_W, glyph
 
 
@@ -48,13 +49,21 @@ def test_agree_takes_the_face_both_readers_find_likely():
     assert np.allclose(p[1], b[1], atol=1e-6)  # two readers that agree change nothing
 
 
-def test_run_reader_is_the_agreement_of_both_shipped_readers():
-    x = np.random.default_rng(1).random((6, 3, READ_H, READ_W), dtype=np.float32)
+def test_run_reader_asks_the_second_reader_only_where_the_first_is_unsure():
+    """Sure rows are the first reader's own; unsure rows the two readers' agreement."""
+    sure = reader_blob([_face_crop(c, "uni") for c in ("1m", "5p", "E", "C")])
+    noise = np.random.default_rng(1).random((6, 3, READ_H, READ_W), dtype=np.float32)
+    x = np.concatenate([sure, noise])
     pa, fa = _sess(READER).run(["probs", "flip"], {"crops": x})
     pb, fb = _sess(DEEP_READER).run(["probs", "flip"], {"crops": x})
+    first_sure = pa.max(1) >= SURE
+    assert first_sure.any() and not first_sure.all()  # both kinds of row are in the batch
     probs, flip = run_reader(x)
     assert not np.allclose(pa, pb, atol=1e-3)  # two different nets
-    assert np.allclose(probs, agree(pa, pb), atol=1e-5) and np.allclose(flip, (fa + fb) / 2, atol=1e-6)
+    assert np.allclose(probs[first_sure], pa[first_sure], atol=1e-6)
+    assert np.allclose(flip[first_sure], fa[first_sure], atol=1e-6)
+    assert np.allclose(probs[~first_sure], agree(pa[~first_sure], pb[~first_sure]), atol=1e-5)
+    assert np.allclose(flip[~first_sure], (fa[~first_sure] + fb[~first_sure]) / 2, atol=1e-6)
 
 
 def test_bonus_reader_contract():
