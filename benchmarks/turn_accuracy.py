@@ -50,7 +50,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tablemate.app.frame_vision import FrameVision  # noqa: E402
+from tablemate.app.frame_vision import FrameVision, shrink  # noqa: E402
 from tablemate.app.session import play_sequence, recognition_of  # noqa: E402
 from tablemate.vision.calibration import parse_calibration  # noqa: E402
 from tablemate.vision.enroll import enroll_array  # noqa: E402
@@ -104,8 +104,9 @@ def main(argv=None) -> None:
             look = LOOK_SEED + seq
             grid, _, gcal = render_grid(look, look_seed=look, family=args.family, tile_cm=args.tile_cm,
                                         image_size=(4608, 2592), face_style=face_style)
-            tile_set = enroll_array(grid, (grid.shape[1], grid.shape[0]), 1.0, parse_calibration(gcal),
-                                    name="bench").tile_set
+            small, scale = shrink(grid)  # as the appliance enrols a still (app.service)
+            tile_set = enroll_array(small, (grid.shape[1], grid.shape[0]), scale, parse_calibration(gcal),
+                                    name="bench", detail=grid).tile_set
         camera = FrameVision(tile_set=tile_set)
         arm = random.Random(2000 + seq)  # which frames have a marker covered, and which one
         for i, step in enumerate(steps):
