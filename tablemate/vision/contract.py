@@ -30,16 +30,17 @@ DET_STRIDE = 4
 DET_CLASSES: tuple[str, ...] = ("face_up", "face_down", "standing")
 #: Orientation classes: where the top of the tile face points in the rectified image.
 ORIENT_VECTORS = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
+_ORIENT_STEPS = tuple((float(x), float(y)) for x, y in ORIENT_VECTORS)
 SIZE_SCALE = 16.0                # size head predicts rectified pixels / SIZE_SCALE
 
 
 def quad_from_box(cx: float, cy: float, w: float, h: float, orient: int) -> np.ndarray:
     """Tile outline (TL, TR, BR, BL as read) from centre, size across/along 'up', orientation."""
-    a = ORIENT_VECTORS[orient]
-    b = np.array([-a[1], a[0]])
-    c = np.array([cx, cy])
-    return np.array([c + a * h / 2 - b * w / 2, c + a * h / 2 + b * w / 2,
-                     c - a * h / 2 + b * w / 2, c - a * h / 2 - b * w / 2])
+    ax, ay = _ORIENT_STEPS[orient]  # plain floats: this runs for every tile many times a still
+    cx, cy, w, h = float(cx), float(cy), float(w), float(h)
+    hx, hy, wx, wy = ax * h / 2, ay * h / 2, -ay * w / 2, ax * w / 2
+    return np.array([[cx + hx - wx, cy + hy - wy], [cx + hx + wx, cy + hy + wy],
+                     [cx - hx + wx, cy - hy + wy], [cx - hx - wx, cy - hy - wy]], np.float64)
 
 
 def orient_of(quad: np.ndarray) -> int:
