@@ -79,6 +79,41 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
     return done
 
 
+def weigh_pushed_out(probs: np.ndarray, chosen: np.ndarray, image: np.ndarray, quads: np.ndarray,
+                     pictures: dict[str, np.ndarray]) -> list[int]:
+    """Let the pictures alone rank the other faces of a tile the set's counts pushed off its first reading (in place).
+
+    ``chosen``: each row's code within the counts (``tile_counts``). A row
+    whose likeliest face is full takes its next likeliest with room, but on
+    a set the reader never saw that next choice is as unreliable as the
+    first: a 7p read as 8p, one 8p too many, fell to 5p because 7p was not
+    among its four likeliest faces for ``weigh`` to compare. For such a row
+    every face with a telling picture but its full first choice is compared,
+    and that share of the row is divided among them by likeness alone, so
+    the face the tile looks most like is the one with room it takes. The
+    first choice's probability (how sure the tile is, which decides who
+    keeps a full code) does not move. Flowers and seasons stay out, as
+    tiles and as candidates: their pictures are too alike (a pushed-out h1
+    was found most like a 7p), and one of each is all a set holds, so a
+    pushed-out flower is left to the counts. Returns the rows reweighed.
+    """
+    telling = [READER_CLASSES.index(c) for c, p in pictures.items() if p.std() >= FLAT and c[0] != "h"]
+    done = []
+    for i in range(len(probs)):
+        first = int(probs[i].argmax())
+        if chosen[i] == first or first not in telling or chosen[i] not in telling:
+            continue
+        cand = [k for k in telling if k != first]
+        if len(cand) < 2:
+            continue
+        like = likeness(_grey(image, quads[i]), [pictures[READER_CLASSES[k]] for k in cand]).astype(np.float64)
+        w = np.exp(SHARPNESS * (like - like.max()))
+        share = float(probs[i, cand].sum())
+        probs[i, cand] = (w / w.sum() * share).astype(probs.dtype)
+        done.append(i)
+    return done
+
+
 def encode(pictures: dict[str, np.ndarray]) -> dict:
     """The pictures for a set file: their size and each face's grey levels as base64."""
     sx, sy = SLACK

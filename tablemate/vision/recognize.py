@@ -458,6 +458,9 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
         faces, probs, heat, lab = [faces[i] for i in keep], probs[keep], heat[keep], lab[keep]
         say = say and SetSay(say.probs[keep], say.distance[keep])
     tile_colours.read_blank_backs_face_up(probs, heat, lab)
+    if tile_set is not None and tile_set.pictures:
+        face_templates.weigh_pushed_out(probs, assign_within_counts(probs, learned_set=True), detail.image,
+                                        _reading_quads(faces, detail.to_image, detail.image), tile_set.pictures)
     _settle_codes(faces, probs, tile_set)
     return faces, probs, say
 

@@ -91,3 +91,26 @@ def test_a_blank_picture_has_no_say():
     before = probs.copy()
     face_templates.weigh(probs, img, quad[None], pics)
     assert np.array_equal(probs, before)
+
+
+def test_a_tile_pushed_off_a_full_face_takes_the_face_its_picture_is_most_like():
+    """The counts pushed a 7 off its reading 8 (full); 7 was not among its likeliest faces, 5 was next.
+    Through the counts it must land on 7, by its picture, and nothing else may move."""
+    from tablemate.vision.tile_counts import assign_within_counts
+    pics = {c: face_templates.picture(*_tile(t)) for c, t in (("5p", "5"), ("7p", "7"), ("8p", "8"), ("2s", "2"))}
+    img, quad = _tile("7", (2, -2))
+    k = {c: READER_CLASSES.index(c) for c in ("5p", "7p", "8p", "2s")}
+    probs = np.full((5, len(READER_CLASSES)), 1e-6, np.float32)
+    probs[:4, k["8p"]] = 0.99                     # four sure 8p
+    probs[4, k["8p"]] = 0.9                       # ... and a fifth, less sure: the 7p
+    probs[4, k["5p"]] = 0.05
+    probs[4, k["2s"]] = 0.04
+    probs /= probs.sum(1, keepdims=True)
+    before = probs.copy()
+    assert READER_CLASSES[assign_within_counts(probs.copy(), learned_set=True)[4]] == "5p"   # without the pictures
+    quads = np.stack([quad] * 5)
+    done = face_templates.weigh_pushed_out(probs, assign_within_counts(probs, learned_set=True), img, quads, pics)
+    assert done == [4]
+    assert READER_CLASSES[assign_within_counts(probs, learned_set=True)[4]] == "7p"
+    assert probs[4, k["8p"]] == before[4, k["8p"]] and np.isclose(probs[4].sum(), before[4].sum(), atol=1e-6)
+    assert np.array_equal(probs[:4], before[:4])  # tiles that keep their reading are not compared
