@@ -98,7 +98,7 @@ SURE = 0.99
 
 
 def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(face probabilities Nx43, upside-down probabilities Nx2) for a batch of crops: both readers agreed.
+    """(face probabilities Nx43, upside-down probabilities Nx2) for a batch of crops: the readers agreed.
 
     Why two readers: on held-out real photos the two differently shaped nets
     err on different tiles, and the normalised geometric mean of their

@@ -411,7 +411,9 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     outline that looks like none of the set's tiles either way round is
     dropped (a patch of a light mat beside big tiles), and each face's
     likeliest readings are weighed by how alike the tile is to the set's
-    pictures of them at full resolution (``face_templates``). With or without a
+    pictures of them at full resolution (``face_templates``), and a suit or
+    honour tile the counts push off a full face takes the face with room
+    whose picture it is most like. With or without a
     set, outlines whose middle is no colour a tile read so would show (the
     gap between two dark tiles, a patch of mat) are dropped
     (``tile_colours.mat_outlines``), and a tile read as a back
