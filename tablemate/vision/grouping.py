@@ -19,7 +19,11 @@ Rules, in tile widths W (the median short side of the lying tiles):
   When the hand stands, a tile seen lying in the standing row (within
   0.8 W of its v) or between it and the edge is part of that hand seen
   wrong (the standing tiles' sides and tops): ``hand``, no meld, since
-  melds are laid in front of the standing tiles.
+  melds are laid in front of the standing tiles. For the same reason an
+  outline seen standing further in than the middle of the seat's face-up
+  tiles (by more than 0.8 W; three of them at least) is no standing hand:
+  the near side of the wall seen at a slant, which had hidden a revealed
+  hand and its melds.
 - hand row: the rightmost tile (as the seat sees it) set apart by at least
   0.35 W is the winning tile.
 - meld row: groups split by gaps of at least 0.25 W; bonus tiles are
@@ -285,6 +289,9 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
         standing = [t for t in mine if t.state == "standing" and t.v <= zone_w]
         for t in standing:
             t.role, t.group = "hand", -1
+        faces_v = [t.v for t in mine if t.state == "face_up" and t.v <= zone_w]
+        if len(faces_v) >= 3:  # melds lie in front of a standing hand, never behind it
+            standing = [t for t in standing if t.v <= float(np.median(faces_v)) + ROW_SPLIT_W]
         seats[side]["hand_hidden"] = len(standing) >= 1
         zone = [t for t in mine if t.state != "standing" and t.v <= zone_w]
         if standing:  # lying tiles in or behind the standing row: the standing tiles, seen wrong

@@ -175,6 +175,26 @@ def test_standing_tiles_seen_lying_in_the_standing_row_stay_the_hidden_hand_and_
     assert all(s.role == "hand" and s.group == -1 for s in standing)
 
 
+def test_a_faint_standing_outline_behind_a_revealed_hand_and_its_melds_does_not_hide_them():
+    """The near side of the wall seen at a slant was taken for a standing tile further in than the seat's melds;
+    it hid the revealed hand and both melds. A hidden hand stays hidden with its melds in front of it."""
+    layout = {"wall_stacks": 0, "seats": {
+        "bottom": seat(melds=[{"kind": "pung", "tiles": ["2s"] * 3, "exposed": True},
+                              {"kind": "pung", "tiles": ["3m"] * 3, "exposed": True}],
+                       concealed=["4m", "6m", "2p", "2s", "7s", "7s", "8s"]),
+        "left": seat(hand_hidden=True, standing_count=13, melds=[{"kind": "pung", "tiles": ["F"] * 3, "exposed": True}]),
+    }}
+    gt, seen = seen_of(layout, 3)
+    unit = float(np.median([s.w for s in seen if s.state != "standing"]))
+    melds_y = float(np.median([s.cy for s in seen if s.code in ("2s", "3m") and SIZE - s.cy > 2.5 * unit]))
+    stray = Seen(SIZE / 2, melds_y - 1.5 * unit, unit, unit * 1.1, 0, "standing", heat=0.31)  # behind the melds
+    seats = group_tiles(seen + [stray], SIZE)
+    assert not seats["bottom"]["hand_hidden"]
+    assert seats_match(seats["bottom"], gt["seats"]["bottom"]), seats["bottom"]
+    assert seats["left"]["hand_hidden"]
+    assert seats["left"]["melds"] == [{"kind": "pung", "tiles": ["F"] * 3, "exposed": True}]
+
+
 def _stray_between_melds(seed, code, confidence):
     """Bottom seat: two pungs; a stray outline (a shadow seen as a tile) halfway between them."""
     layout = {"wall_stacks": 0, "seats": {
