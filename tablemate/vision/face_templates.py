@@ -11,7 +11,8 @@ grey levels (so light and white balance do not matter), over a few pixels
 of shift (the outline is off by a few percent) and either way up (the
 faces of an unknown set may be read upside down). Only the reading's
 likeliest faces are compared, which keeps it to tens of milliseconds a
-still.
+still; a tile the set's counts push off a full face, which is rare, is
+compared with every face (``weigh_pushed_out``).
 """
 from __future__ import annotations
 
