@@ -7,6 +7,7 @@ import pytest
 
 from tablemate.vision import face_templates
 from tablemate.vision.contract import READER_CLASSES
+from tablemate.vision.tile_counts import assign_within_counts
 
 
 def _tile(text: str, shift=(0, 0), angle: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -96,7 +97,6 @@ def test_a_blank_picture_has_no_say():
 def test_a_tile_pushed_off_a_full_face_takes_the_face_its_picture_is_most_like():
     """The counts pushed a 7 off its reading 8 (full); 7 was not among its likeliest faces, 5 was next.
     Through the counts it must land on 7, by its picture, and nothing else may move."""
-    from tablemate.vision.tile_counts import assign_within_counts
     pics = {c: face_templates.picture(*_tile(t)) for c, t in (("5p", "5"), ("7p", "7"), ("8p", "8"), ("2s", "2"))}
     img, quad = _tile("7", (2, -2))
     k = {c: READER_CLASSES.index(c) for c in ("5p", "7p", "8p", "2s")}
