@@ -41,6 +41,11 @@ def picture(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return _grey(image, quad)[sy:-sy, sx:-sx].copy()
 
 
+def _telling(pictures: dict[str, np.ndarray]) -> set[str]:
+    """The faces whose picture has a say: not blank (FLAT)."""
+    return {c for c, p in pictures.items() if p.std() >= FLAT}
+
+
 def likeness(crop: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
     """Each picture's best correlation with ``crop`` (grey, SIZE) over the shifts, either way up."""
     turned = crop[::-1, ::-1].copy()
@@ -63,7 +68,7 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
     Returns the rows reweighed.
     """
     back = READER_CLASSES.index("back")
-    telling = {c for c, p in pictures.items() if p.std() >= FLAT}
+    telling = _telling(pictures)
     done = []
     for i in range(len(probs)):
         order = [int(k) for k in np.argsort(-probs[i])[:CANDIDATES]]
@@ -98,7 +103,7 @@ def weigh_pushed_out(probs: np.ndarray, chosen: np.ndarray, image: np.ndarray, q
     was found most like a 7p), and one of each is all a set holds, so a
     pushed-out flower is left to the counts. Returns the rows reweighed.
     """
-    telling = [READER_CLASSES.index(c) for c, p in pictures.items() if p.std() >= FLAT and c[0] != "h"]
+    telling = sorted(READER_CLASSES.index(c) for c in _telling(pictures) if c[0] != "h")
     done = []
     for i in range(len(probs)):
         first = int(probs[i].argmax())
