@@ -444,11 +444,12 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
         probs[looked] = tile_set.blend(probs[looked], say.probs[looked])
     _reread_sideways(faces, probs, assign_within_counts(probs, learned_set=tile_set is not None), image, to_image,
                      models_dir, detail=detail, tile_set=tile_set, say=say)
+    sharp_quads = None  # the faces' outlines in the sharpest picture, for the set's face pictures
     if tile_set is not None:
         _look_again_shifted(faces, probs, image, to_image, models_dir, tile_set)
         if tile_set.pictures:
-            face_templates.weigh(probs, detail.image, _reading_quads(faces, detail.to_image, detail.image),
-                                 tile_set.pictures)
+            sharp_quads = _reading_quads(faces, detail.to_image, detail.image)
+            face_templates.weigh(probs, detail.image, sharp_quads, tile_set.pictures)
     heat = np.array([t.heat for t in faces])
     lab = tile_colours.middle_lab(image, _quads(faces, to_image))
     mat = tile_colours.mat_outlines(probs, heat, lab, tile_colours.mat_lab(image, to_image, DET_SIZE),
@@ -459,10 +460,11 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
         keep = [i for i in range(len(faces)) if i not in mat]
         faces, probs, heat, lab = [faces[i] for i in keep], probs[keep], heat[keep], lab[keep]
         say = say and SetSay(say.probs[keep], say.distance[keep])
+        sharp_quads = None if sharp_quads is None else sharp_quads[keep]
     tile_colours.read_blank_backs_face_up(probs, heat, lab)
-    if tile_set is not None and tile_set.pictures:
+    if sharp_quads is not None:
         face_templates.weigh_pushed_out(probs, assign_within_counts(probs, learned_set=True), detail.image,
-                                        _reading_quads(faces, detail.to_image, detail.image), tile_set.pictures)
+                                        sharp_quads, tile_set.pictures)
     _settle_codes(faces, probs, tile_set)
     return faces, probs, say
 
