@@ -26,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from PIL import Image
+import simplejpeg
 
 from . import bonus_look, face_templates, tile_colours, turned_look
 from .autocalibrate import find_calibration
@@ -67,6 +68,20 @@ def _image_bytes(path: str | os.PathLike) -> tuple[np.ndarray, int, int]:
 
 
 def _decode(path, buf: np.ndarray, reduce: int) -> np.ndarray:
+    """The stored pixels, at 1/``reduce`` of the full size.
+
+    Why simplejpeg first: it calls libjpeg-turbo's own SIMD decoder, which
+    gives the same pixels as OpenCV's build in half the time (a 12 MP still
+    in about 50 ms instead of 100 ms here); that was the largest single step
+    of a recognition. Anything it refuses (a PNG, a CMYK or damaged JPEG)
+    goes to OpenCV as before. Neither turns the picture by its EXIF tag.
+    """
+    if buf[:2].tobytes() == b"\xff\xd8":  # a JPEG's start-of-image marker
+        try:
+            h, w = simplejpeg.decode_jpeg_header(buf)[:2]
+            return simplejpeg.decode_jpeg(buf, "BGR", min_width=-(-w // reduce), min_height=-(-h // reduce))
+        except ValueError:
+            pass
     flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4}[reduce]
     img = cv2.imdecode(buf, flag | cv2.IMREAD_IGNORE_ORIENTATION)  # pixels as stored, like the header's size
     if img is None:
