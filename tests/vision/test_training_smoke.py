@@ -99,3 +99,35 @@ def test_the_real_share_is_kept_and_never_divides_by_nothing():
     for rendered in (6, 0):  # no real crops (a smoke run without tiles-real), or no rendered ones
         w = batch_weights(labels, index, rendered=rendered, real_share=0.7)
         assert np.isfinite(w).all() and w.sum() == pytest.approx(1) and w[1] == pytest.approx(2 * w[0])
+
+
+def test_a_quantized_reader_reads_as_its_float_export_and_is_not_quantized_twice(tmp_path):
+    """The int8 reader keeps the float one's classes and outputs, and its readings stay close to the float ones'."""
+    import onnx
+    import onnxruntime as ort
+
+    from tablemate.vision.contract import READ_H, READ_W, READER_CLASSES
+    from tablemate.vision.train import data, fit
+    from tablemate.vision.train.quantize import quantize_reader
+
+    data.main(["--out", str(tmp_path), "--reader-scenes", "2", "--detector-scenes", "0", "--bonus-scenes", "1",
+               "--workers", "1"])
+    r = fit.fit_reader(tmp_path, 0, True, out_dir=tmp_path)
+    path = tmp_path / r["model"]
+    crops = np.random.default_rng(3).random((8, 3, READ_H, READ_W), dtype=np.float32)
+    run = lambda: ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(  # noqa: E731
+        ["probs", "flip", "embedding"], {"crops": crops})
+    before = run()
+    info = quantize_reader(path, tmp_path, crops=64, keep_float=tmp_path / "float.onnx")
+    after = run()
+    model = onnx.load(str(path))
+    assert any(n.op_type == "DequantizeLinear" for n in model.graph.node)
+    meta = {p.key: p.value for p in model.metadata_props}
+    assert meta["classes"].split(",") == list(READER_CLASSES) and "int8" in meta["quantized"]
+    assert [a.shape for a in after] == [b.shape for b in before]
+    assert np.abs(after[2] - before[2]).max() < 0.1 * np.abs(before[2]).max() + 1e-3
+    assert 0.0 <= info["agreement_with_float"] <= 1.0
+    assert (tmp_path / (path.name + ".sha256")).read_text().split()[0] == info["sha256"] != r["sha256"]
+    assert info["float_sha256"] == r["sha256"]
+    with pytest.raises(ValueError, match="quantized already"):
+        quantize_reader(path, tmp_path, crops=16)
