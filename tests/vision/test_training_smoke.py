@@ -131,3 +131,12 @@ def test_a_quantized_reader_reads_as_its_float_export_and_is_not_quantized_twice
     assert info["float_sha256"] == r["sha256"]
     with pytest.raises(ValueError, match="quantized already"):
         quantize_reader(path, tmp_path, crops=16)
+    # Training can go on from the int8 reader: its weights come back as the floats it computes with.
+    from tablemate.vision.train.nets import Reader
+    from tablemate.vision.train.warm_start import _onnx_weights, load_reader
+    floats, _ = _onnx_weights(tmp_path / "float.onnx")
+    ints, _ = _onnx_weights(path)
+    assert len(ints) == len(floats) == 5
+    for (wf, bf), (wq, bq) in zip(floats, ints):
+        assert np.abs(wq - wf).max() <= 0.01 * np.abs(wf).max() and np.abs(bq - bf).max() <= 0.01 * np.abs(bf).max() + 1e-4
+    load_reader(Reader(len(READER_CLASSES)), path)

@@ -22,6 +22,15 @@ def _onnx_weights(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict
     from onnx import numpy_helper
     model = onnx.load(str(path))
     init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    # A quantized reader (``train.quantize``) keeps its convolutions' weights and biases as
+    # integers, each read through a DequantizeLinear node: they come back as the floats it computes with.
+    for n in model.graph.node:
+        if n.op_type == "DequantizeLinear" and n.input[0] in init:
+            q, scale = init[n.input[0]].astype(np.float64), init[n.input[1]].astype(np.float64)
+            zero = init[n.input[2]].astype(np.float64) if len(n.input) > 2 and n.input[2] else np.zeros_like(scale)
+            axis = next((a.i for a in n.attribute if a.name == "axis"), 1)
+            shape = [-1 if d == axis % q.ndim else 1 for d in range(q.ndim)] if scale.ndim else []
+            init[n.output[0]] = ((q - zero.reshape(shape)) * scale.reshape(shape)).astype(np.float32)
     convs = [(init[n.input[1]], init[n.input[2]]) for n in model.graph.node if n.op_type == "Conv"]
     # The exports wrap the net as ``reader`` (ReaderExport) or ``net`` (BonusExport).
     heads = {k.split(".", 1)[1]: v for k, v in init.items() if k.startswith(("reader.", "net."))}
