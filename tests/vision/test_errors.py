@@ -8,7 +8,8 @@ import pytest
 
 from tablemate.rules.errors import TablemateError
 from tablemate.vision.errors import VisionError
-from tablemate.vision.models import BONUS, DEEP_READER, DETECTOR, MODELS_DIR, READER
+from tablemate.vision.contract import READ_H, READ_W
+from tablemate.vision.models import BONUS, DEEP_READER, DETECTOR, MODELS_DIR, READER, READER_INT8, run_reader_embedding
 from tablemate.vision.recognize import recognize_image
 
 from .conftest import PHOTOS
@@ -60,30 +61,38 @@ def test_a_calibration_that_does_not_fit_the_image(tmp_path):
 def _models_copy(tmp_path):
     d = tmp_path / "models"
     d.mkdir()
-    for name in (DETECTOR, READER, DEEP_READER, BONUS):
+    for name in (DETECTOR, READER, DEEP_READER, READER_INT8, BONUS):
         shutil.copy(MODELS_DIR / name, d / name)
         shutil.copy(MODELS_DIR / (name + ".sha256"), d / (name + ".sha256"))
     return d
 
 
-@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, BONUS])
-def test_a_missing_model_file(tmp_path, name):
-    d = _models_copy(tmp_path)
-    (d / name).unlink()
-    photo, cal, _ = PHOTOS[0]
-    with pytest.raises(VisionError, match="missing"):
+def _use(name, d):
+    """Run what needs model ``name``: a recognition, or for the float reader (which only a learned set
+    and enrollment read with) its features."""
+    if name == READER:
+        run_reader_embedding(np.zeros((1, 3, READ_H, READ_W), np.float32), models_dir=d)
+    else:
+        photo, cal, _ = PHOTOS[0]
         recognize_image(str(photo), str(cal), models_dir=d)
 
 
-@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, BONUS])
+@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, READER_INT8, BONUS])
+def test_a_missing_model_file(tmp_path, name):
+    d = _models_copy(tmp_path)
+    (d / name).unlink()
+    with pytest.raises(VisionError, match="missing"):
+        _use(name, d)
+
+
+@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, READER_INT8, BONUS])
 def test_a_corrupt_model_file(tmp_path, name):
     d = _models_copy(tmp_path)
     data = bytearray((d / name).read_bytes())
     data[len(data) // 2] ^= 0xFF
     (d / name).write_bytes(bytes(data))
-    photo, cal, _ = PHOTOS[0]
     with pytest.raises(VisionError, match="corrupt"):
-        recognize_image(str(photo), str(cal), models_dir=d)
+        _use(name, d)
 
 
 def test_a_truncated_model_file(tmp_path):

@@ -7,12 +7,12 @@ import pytest
 
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
                                        READ_W, READER_CLASSES, bonus_crop, crop_tile, reader_blob)
-from tablemate.vision.models import (BONUS, DEEP_READER, DETECTOR, MODELS_DIR, READER, SURE, agree, run_bonus,
-                                     run_reader)
+from tablemate.vision.models import (BONUS, DEEP_READER, DETECTOR, MODELS_DIR, READER, READER_INT8, SURE, agree,
+                                     run_bonus, run_reader, run_reader_embedding)
 from tablemate.vision.render.faces import FACE_H, FACE_W, glyph
 
 
-@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, BONUS])
+@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, READER_INT8, BONUS])
 def test_model_file_is_small_and_matches_its_checksum(name):
     path = MODELS_DIR / name
     assert path.stat().st_size < 10 * 1024 * 1024
@@ -24,7 +24,7 @@ def _sess(name):
     return ort.InferenceSession(str(MODELS_DIR / name), providers=["CPUExecutionProvider"])
 
 
-@pytest.mark.parametrize("name", [READER, DEEP_READER])
+@pytest.mark.parametrize("name", [READER, DEEP_READER, READER_INT8])
 def test_reader_contract(name):
     s = _sess(name)
     meta = s.get_modelmeta().custom_metadata_map
@@ -50,11 +50,11 @@ def test_agree_takes_the_face_both_readers_find_likely():
 
 
 def test_run_reader_asks_the_second_reader_only_where_the_first_is_unsure():
-    """Sure rows are the first reader's own; unsure rows the two readers' agreement."""
+    """Sure rows are the first (8-bit) reader's own; unsure rows the two readers' agreement."""
     sure = reader_blob([_face_crop(c, "uni") for c in ("1m", "5p", "E", "C")])
     noise = np.random.default_rng(1).random((6, 3, READ_H, READ_W), dtype=np.float32)
     x = np.concatenate([sure, noise])
-    pa, fa = _sess(READER).run(["probs", "flip"], {"crops": x})
+    pa, fa = _sess(READER_INT8).run(["probs", "flip"], {"crops": x})
     pb, fb = _sess(DEEP_READER).run(["probs", "flip"], {"crops": x})
     first_sure = pa.max(1) >= SURE
     assert first_sure.any() and not first_sure.all()  # both kinds of row are in the batch
@@ -129,3 +129,18 @@ def test_bonus_reader_reads_the_plain_art_flowers_and_seasons_and_knows_other_ti
     probs = run_bonus(reader_blob(crops, size=(BONUS_W, BONUS_H)))
     got = [BONUS_CLASSES[k] for k in probs.argmax(1)]
     assert got == codes[:8] + ["other"] * 3
+
+
+def test_the_8bit_reader_reads_as_the_float_one_and_a_learned_set_keeps_to_the_float_one():
+    """Same art faces, same readings; the features a set is learned in are the float reader's own."""
+    cases = [(c, "uni") for c in READER_CLASSES[:-1]] + [(c, "fluffy") for c in READER_CLASSES[:34]]
+    x = reader_blob([_face_crop(c, a) for c, a in cases] + [_face_crop(c, "uni", up=False) for c in ("1m", "E", "h5")])
+    pf, ff = _sess(READER).run(["probs", "flip"], {"crops": x})
+    pq, fq = _sess(READER_INT8).run(["probs", "flip"], {"crops": x})
+    assert (pf.argmax(1) == pq.argmax(1)).mean() >= 0.97 and (ff.argmax(1) == fq.argmax(1)).mean() >= 0.97
+    assert np.abs(pf - pq).max() > 0  # a different model, not a copy of the float one
+    ins = {o.name for o in _sess(READER_INT8).get_outputs()}
+    assert {"probs", "flip", "embedding"} <= ins
+    _, _, emb = run_reader_embedding(x[:4])
+    (want,) = _sess(READER).run(["embedding"], {"crops": x[:4]})
+    assert np.allclose(emb, want, atol=1e-6)

@@ -113,30 +113,29 @@ def test_a_quantized_reader_reads_as_its_float_export_and_is_not_quantized_twice
     data.main(["--out", str(tmp_path), "--reader-scenes", "2", "--detector-scenes", "0", "--bonus-scenes", "1",
                "--workers", "1"])
     r = fit.fit_reader(tmp_path, 0, True, out_dir=tmp_path)
-    path = tmp_path / r["model"]
+    path, out = tmp_path / r["model"], tmp_path / "reader_int8.onnx"
     crops = np.random.default_rng(3).random((8, 3, READ_H, READ_W), dtype=np.float32)
-    run = lambda: ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(  # noqa: E731
+    run = lambda p: ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]).run(  # noqa: E731
         ["probs", "flip", "embedding"], {"crops": crops})
-    before = run()
-    info = quantize_reader(path, tmp_path, crops=64, keep_float=tmp_path / "float.onnx")
-    after = run()
-    model = onnx.load(str(path))
+    info = quantize_reader(path, tmp_path, out, crops=64)
+    before, after = run(path), run(out)
+    model = onnx.load(str(out))
     assert any(n.op_type == "DequantizeLinear" for n in model.graph.node)
     meta = {p.key: p.value for p in model.metadata_props}
     assert meta["classes"].split(",") == list(READER_CLASSES) and "int8" in meta["quantized"]
     assert [a.shape for a in after] == [b.shape for b in before]
     assert np.abs(after[2] - before[2]).max() < 0.1 * np.abs(before[2]).max() + 1e-3
     assert 0.0 <= info["agreement_with_float"] <= 1.0
-    assert (tmp_path / (path.name + ".sha256")).read_text().split()[0] == info["sha256"] != r["sha256"]
-    assert info["float_sha256"] == r["sha256"]
+    assert (tmp_path / "reader_int8.onnx.sha256").read_text().split()[0] == info["sha256"] != r["sha256"]
+    assert info["from_sha256"] == r["sha256"] == fit.sha256(path)  # the float reader is left as it was
     with pytest.raises(ValueError, match="quantized already"):
-        quantize_reader(path, tmp_path, crops=16)
+        quantize_reader(out, tmp_path, tmp_path / "again.onnx", crops=16)
     # Training can go on from the int8 reader: its weights come back as the floats it computes with.
     from tablemate.vision.train.nets import Reader
     from tablemate.vision.train.warm_start import _onnx_weights, load_reader
-    floats, _ = _onnx_weights(tmp_path / "float.onnx")
-    ints, _ = _onnx_weights(path)
+    floats, _ = _onnx_weights(path)
+    ints, _ = _onnx_weights(out)
     assert len(ints) == len(floats) == 5
     for (wf, bf), (wq, bq) in zip(floats, ints):
         assert np.abs(wq - wf).max() <= 0.01 * np.abs(wf).max() and np.abs(bq - bf).max() <= 0.01 * np.abs(bf).max() + 1e-4
-    load_reader(Reader(len(READER_CLASSES)), path)
+    load_reader(Reader(len(READER_CLASSES)), out)

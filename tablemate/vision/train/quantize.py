@@ -1,13 +1,17 @@
 """Turn an exported reader's convolutions into 8-bit integer arithmetic.
 
-    python -m tablemate.vision.train.quantize models/tile_reader.onnx --data /tmp/tm4 [--crops 1024]
+    python -m tablemate.vision.train.quantize models/tile_reader.onnx --data /tmp/ft [--crops 1024]
 
-Why: the first reader reads every tile of every still, and its
-convolutions were the largest single cost of a recognition after the
-JPEG decode (about 80 ms of a 12 MP still on one core here). With 8-bit
-weights and activations onnxruntime runs them about a third faster, on
-x86 and on the Pi 4's ARM cores alike, and the model file shrinks to a
-quarter.
+writes ``models/tile_reader_int8.onnx`` (``--out`` to choose) with its sha256
+and ``.train.json``; the float reader is left as it is.
+
+Why: without a learned set the first reader reads every tile of every
+still, and its convolutions were the largest single cost of a recognition
+after the JPEG decode (about 80 ms of a 12 MP still on one core here).
+With 8-bit weights and activations onnxruntime runs them about a third
+faster, and the model file shrinks to a quarter. A learned set keeps to
+the float reader: its faces are learned in that reader's features, and
+abstract sets read with the 8-bit one lost tiles (docs/training.md).
 
 How: static quantization in the QDQ format, calibrated on crops from the
 training data (rendered and real alike, so the activations' ranges are
@@ -18,8 +22,6 @@ weights use 7 of their 8 bits (``reduce_range``): x86 CPUs without VNNI
 multiply 8-bit pairs with a saturating instruction, and with full-range
 weights a sum overflows and readings go wrong (a fifth of them, measured).
 
-The float reader is overwritten (its sha256 file too); ``--keep-float``
-saves it first, since ``fit --init`` goes on from float weights only.
 Prints the share of other training crops on which the quantized reader's
 reading agrees with the float one's.
 """
@@ -58,8 +60,8 @@ def _probs(path: Path, crops: np.ndarray) -> np.ndarray:
     return np.concatenate([sess.run(["probs"], {"crops": crops[i:i + 128]})[0] for i in range(0, len(crops), 128)])
 
 
-def quantize_reader(path: Path, data: Path, crops: int = 1024, seed: int = 0, keep_float: Path | None = None) -> dict:
-    """Quantize the reader at ``path`` in place; returns what was done and how well the two agree."""
+def quantize_reader(path: Path, data: Path, out: Path, crops: int = 1024, seed: int = 0) -> dict:
+    """The reader at ``path`` quantized into ``out``; returns what was done and how well the two agree."""
     import onnx
     from onnxruntime.quantization import (CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType,
                                           quantize_static)
@@ -84,37 +86,37 @@ def quantize_reader(path: Path, data: Path, crops: int = 1024, seed: int = 0, ke
             return {"crops": calibration[self.at - 64:self.at]}
 
     with tempfile.TemporaryDirectory() as tmp:
-        float_copy, pre, out = Path(tmp) / "float.onnx", Path(tmp) / "pre.onnx", Path(tmp) / "int8.onnx"
-        shutil.copyfile(path, float_copy)
-        quant_pre_process(str(float_copy), str(pre))
-        quantize_static(str(pre), str(out), Batches(), quant_format=QuantFormat.QDQ,
+        pre, made = Path(tmp) / "pre.onnx", Path(tmp) / "int8.onnx"
+        quant_pre_process(str(path), str(pre))
+        quantize_static(str(pre), str(made), Batches(), quant_format=QuantFormat.QDQ,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
                         reduce_range=True, op_types_to_quantize=["Conv"], calibrate_method=CalibrationMethod.MinMax)
-        quantized = onnx.load(str(out))
+        quantized = onnx.load(str(made))
         # classes, input and temperature as the float reader's (not the quantizer's own notes)
         onnx.helper.set_model_props(quantized, {**{p.key: p.value for p in model.metadata_props},
                                                 "quantized": "int8 QDQ convolutions, reduce_range"})
-        onnx.save(quantized, str(out))
-        check = _crop_sample(data, crops, np.random.default_rng(seed + 1))
-        agree = float((_probs(float_copy, check).argmax(1) == _probs(out, check).argmax(1)).mean())
-        if keep_float is not None:
-            shutil.copyfile(float_copy, keep_float)
-        shutil.copyfile(out, path)
-    path.with_name(path.name + ".sha256").write_text(f"{sha256(path)}  {path.name}\n")
-    return {"model": path.name, "float_sha256": sha256(keep_float) if keep_float else None,
+        onnx.save(quantized, str(made))
+        shutil.copyfile(made, out)
+    check = _crop_sample(data, crops, np.random.default_rng(seed + 1))
+    agree = float((_probs(path, check).argmax(1) == _probs(out, check).argmax(1)).mean())
+    out.with_name(out.name + ".sha256").write_text(f"{sha256(out)}  {out.name}\n")
+    info = {"model": out.name, "from": path.name, "from_sha256": sha256(path), "data": str(data), "seed": seed,
             "calibration_crops": len(calibration), "checked_crops": len(check), "agreement_with_float": agree,
-            "sha256": sha256(path)}
+            "sha256": sha256(out)}
+    out.with_name(out.stem + ".train.json").write_text(json.dumps(info, indent=2) + "\n")
+    return info
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("model", type=Path, help="the float reader, e.g. models/tile_reader.onnx (overwritten)")
+    ap.add_argument("model", type=Path, help="the float reader, e.g. models/tile_reader.onnx")
     ap.add_argument("--data", type=Path, required=True, help="the training data folder (its reader.npz)")
     ap.add_argument("--crops", type=int, default=1024, help="calibration crops (default 1024)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--keep-float", type=Path, help="save the float reader here first")
+    ap.add_argument("--out", type=Path, help="where the quantized reader goes (default: beside it, NAME_int8.onnx)")
     a = ap.parse_args(argv)
-    print(json.dumps(quantize_reader(a.model, a.data, a.crops, a.seed, a.keep_float), indent=2))
+    out = a.out or a.model.with_name(a.model.stem + "_int8.onnx")
+    print(json.dumps(quantize_reader(a.model, a.data, out, a.crops, a.seed), indent=2))
 
 
 if __name__ == "__main__":
