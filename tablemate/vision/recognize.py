@@ -555,16 +555,17 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     surer one, and the turned readings' codes become alternatives a meld may
     take), and the table is grouped again; the new grouping is kept only if
     it leaves fewer tiles unknown, so a sideways read of an unfamiliar
-    flower cannot trade one guess for another. ``say``: the learned set's
+    flower cannot trade one guess for another (and when no tile is left
+    unknown, the second look is not taken: it could not be kept). ``say``: the learned set's
     word on the faces as ``read`` left them, to compare their turns with.
     """
     seats = group_tiles(tiles, DET_SIZE)
     odd = [i for i, t in enumerate(faces) if t.state == "face_up" and t.side and t.role in ("unknown", "flower")]
     odd = sorted(odd, key=lambda i: faces[i].confidence)[:SECOND_LOOK_MAX]
-    if not odd:
+    unknown_before = sum(t.role == "unknown" for t in tiles)
+    if not odd or not unknown_before:  # no grouping can leave fewer than none unknown: the first stands
         return seats
     before = [dict(vars(t)) for t in tiles]
-    unknown_before = sum(t.role == "unknown" for t in tiles)
     trial = probs.copy()
     turned_reads: dict[int, list[np.ndarray]] = {}
     chosen = assign_within_counts(trial, learned_set=tile_set is not None)
