@@ -36,7 +36,7 @@ from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_S
 from .errors import VisionError
 from .grouping import SIDES, Seen, empty_seat, group_tiles, lay_down_centre_tiles
 from .models import agree, run_detector, run_reader, run_reader_embedding
-from .straighten import straighten, tilts
+from .straighten import straighten, tilt
 from .tile_counts import assign_within_counts
 
 HEAT_THRESHOLD = 0.35
@@ -362,19 +362,12 @@ def _quads(ts: list[Seen], to_image: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(q.reshape(-1, 1, 2), to_image).reshape(-1, 4, 2)
 
 
-def _measure_tilts(ts: list[Seen], quads: np.ndarray, image: np.ndarray) -> None:
-    """Each tile's tilt in ``image`` (``straighten.tilt``) where it is not known yet (in place)."""
-    todo = [i for i, t in enumerate(ts) if t.tilt is None]
-    if not todo:
-        return
-    for i, a in zip(todo, tilts(image, [quads[i] for i in todo])):
-        ts[i].tilt = a
-
-
 def _reading_quads(ts: list[Seen], to_image: np.ndarray, image: np.ndarray) -> np.ndarray:
     """The outlines crops are cut from: each tile's, straightened where the tile lies tilted in its box."""
     quads = _quads(ts, to_image)
-    _measure_tilts(ts, quads, image)
+    for t, q in zip(ts, quads):
+        if t.tilt is None:
+            t.tilt = tilt(image, q)
     return np.stack([straighten(q, t.tilt) for t, q in zip(ts, quads)])
 
 
@@ -627,7 +620,9 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
     if len(lying) < turned_look.MIN_TILES:
         return tiles
     quads = _quads(lying, np.linalg.inv(hom))
-    _measure_tilts(lying, quads, image)
+    for t, q in zip(lying, quads):
+        if t.tilt is None:
+            t.tilt = tilt(image, q)
     angles = turned_look.square_angles(quads, [t.tilt for t in lying], hom)
     turn = turned_look.shared_turn(angles)
     if turn is None:
@@ -638,9 +633,11 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
                                                                  flags=cv2.INTER_AREA), models_dir)
               if t.state != "standing"]
     quads2 = _quads(second, np.linalg.inv(hom2))
-    for t, a in zip(second, tilts(image, quads2)):
-        t.tilt = a
-    square = [t for t in second if abs(t.tilt) <= turned_look.SAME_TURN]
+    square = []
+    for t, q in zip(second, quads2):
+        t.tilt = tilt(image, q)
+        if abs(t.tilt) <= turned_look.SAME_TURN:
+            square.append(t)
     return turned_look.merge(tiles, angles, turned_look.back_to_square(square, rot, turn), turn)
 
 

@@ -42,102 +42,40 @@ def _quarter(a: float) -> float:
     return a - q * math.floor(a / q + 0.5)
 
 
-def _region(grey_or_bgr: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
-    """The grey pixels around the tile, at most LOOK_PX a side; None if too few to tell a direction."""
-    c = quad.mean(0)
-    r = float(np.linalg.norm(quad - c, axis=1).max()) * REACH
-    h, w = grey_or_bgr.shape[:2]
-    x0, y0 = max(0, int(c[0] - r)), max(0, int(c[1] - r))
-    x1, y1 = min(w, int(c[0] + r) + 1), min(h, int(c[1] + r) + 1)
-    if x1 - x0 < 6 or y1 - y0 < 6:
-        return None
-    g = grey_or_bgr[y0:y1, x0:x1]
-    g = g if g.ndim == 2 else cv2.cvtColor(g, cv2.COLOR_BGR2GRAY)
-    f = LOOK_PX / max(g.shape)
-    if f < 1:  # the angle does not need the full resolution; the time does
-        g = cv2.resize(g, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    return g
-
-
-def _gradients(g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    g = cv2.GaussianBlur(g.astype(np.float32), (0, 0), 1.0)  # pixel staircases would pull edges to the axes
-    return cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
-
-
-def _fourfold(gx: np.ndarray, gy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per pixel (w, w cos 4t, w sin 4t) for the gradient's direction t and strength squared w.
-
-    Without trigonometry: with d = gx^2 - gy^2, w cos 4t = (d^2 - 4 gx^2 gy^2) / w
-    = (2 d^2 - w^2) / w (as d^2 + 4 gx^2 gy^2 = w^2) and w sin 4t = 4 gx gy d / w.
-    """
-    xx, yy = gx * gx, gy * gy
-    weight = xx + yy
-    d = xx - yy
-    d /= np.maximum(weight, 1e-12)
-    return weight, 2 * d * (xx - yy) - weight, 4 * gx * gy * d
-
-
-def _angle(total: float, c4: float, s4: float, quad: np.ndarray) -> float:
-    if total <= 0 or math.hypot(c4, s4) < MIN_COHERENCE * total:
-        return 0.0
-    return _quarter(math.atan2(s4, c4) / 4 - _axis_angle(quad))
-
-
 def tilt(image: np.ndarray, quad: np.ndarray) -> float:
     """How far (radians) the tile inside ``quad`` is turned against the outline's own axes; 0 if unclear.
 
     ``image``: grey or BGR; only the region around the tile is converted.
     """
-    g = _region(image, quad)
-    if g is None:
+    c = quad.mean(0)
+    r = float(np.linalg.norm(quad - c, axis=1).max()) * REACH
+    h, w = image.shape[:2]
+    x0, y0 = max(0, int(c[0] - r)), max(0, int(c[1] - r))
+    x1, y1 = min(w, int(c[0] + r) + 1), min(h, int(c[1] + r) + 1)
+    if x1 - x0 < 6 or y1 - y0 < 6:
         return 0.0
-    weight, c4, s4 = _fourfold(*_gradients(g))
-    return _angle(float(weight.sum()), float(c4.sum()), float(s4.sum()), quad)
-
-
-#: Each region's border in ``tilts``' shared canvas: the blur reaches 4 pixels and the
-#: gradient 1 more, so within it a region's filters see its own mirrored pixels, as alone.
-PAD = 6
-#: Below this many outlines ``tilts`` measures each alone: turning a whole 12 MP picture grey costs more.
-FEW = 16
-
-
-def tilts(image: np.ndarray, quads) -> list[float]:
-    """``tilt`` of many outlines in one picture: the same angles, in a fraction of the time.
-
-    Why: a still has over a hundred tiles, and filtering each region and
-    summing its gradients one by one cost about 30 ms of a recognition,
-    mostly in per-call overhead. Here the picture is turned grey once, the
-    regions are mirrored at their edges (as the filters do at a region's
-    edge), stacked in one canvas, filtered and summed together.
-    """
-    if len(quads) < FEW:
-        return [tilt(image, q) for q in quads]
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    regions = [_region(grey, np.asarray(q, np.float64)) for q in quads]
-    small = [g is None or min(g.shape) <= PAD for g in regions]
-    out = [tilt(grey, q) if s else 0.0 for q, s in zip(quads, small)]
-    stacked = [i for i, s in enumerate(small) if not s]
-    if not stacked:
-        return out
-    width = max(regions[i].shape[1] for i in stacked) + 2 * PAD
-    heights = [regions[i].shape[0] + 2 * PAD for i in stacked]
-    canvas = np.zeros((sum(heights), width), np.uint8)
-    inside = np.zeros(canvas.shape, np.float32)
-    top = 0
-    for i, hh in zip(stacked, heights):
-        g = regions[i]
-        canvas[top:top + hh, :g.shape[1] + 2 * PAD] = cv2.copyMakeBorder(g, PAD, PAD, PAD, PAD, cv2.BORDER_REFLECT_101)
-        inside[top + PAD:top + hh - PAD, PAD:PAD + g.shape[1]] = 1.0
-        top += hh
-    starts = np.cumsum([0] + heights[:-1])
-    gx, gy = _gradients(canvas)
-    gx *= inside  # the mirrored borders and the canvas beyond a region count for nothing
-    gy *= inside
-    sums = [np.add.reduceat(a.sum(axis=1, dtype=np.float64), starts) for a in _fourfold(gx, gy)]
-    for k, i in enumerate(stacked):
-        out[i] = _angle(float(sums[0][k]), float(sums[1][k]), float(sums[2][k]), np.asarray(quads[i], np.float64))
-    return out
+    g = image[y0:y1, x0:x1]
+    g = g if g.ndim == 2 else cv2.cvtColor(g, cv2.COLOR_BGR2GRAY)
+    f = LOOK_PX / max(g.shape)
+    if f < 1:  # the angle does not need the full resolution; the time does
+        g = cv2.resize(g, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    g = cv2.GaussianBlur(g.astype(np.float32), (0, 0), 1.0)  # pixel staircases would pull edges to the axes
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    # Each gradient's direction four times over, weighted by its strength squared, without
+    # trigonometry: w cos 4t = ((gx^2 - gy^2)^2 - 4 gx^2 gy^2) / w, w sin 4t = 4 gx gy (gx^2 - gy^2) / w.
+    xx, yy, xy = gx * gx, gy * gy, gx * gy
+    weight = xx + yy
+    total = float(weight.sum())
+    if total <= 0:
+        return 0.0
+    safe = np.maximum(weight, 1e-12)
+    d = xx - yy
+    c4 = float(((d * d - 4 * xy * xy) / safe).sum())
+    s4 = float((4 * xy * d / safe).sum())
+    if math.hypot(c4, s4) < MIN_COHERENCE * total:
+        return 0.0
+    return _quarter(math.atan2(s4, c4) / 4 - _axis_angle(quad))
 
 
 def straighten(quad: np.ndarray, angle: float) -> np.ndarray:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tablemate.vision.contract import crop_tile
-from tablemate.vision.straighten import straighten, tilt, tilts
+from tablemate.vision.straighten import straighten, tilt
 from tablemate.vision.train.photos_real import box_quad
 
 
@@ -63,24 +63,3 @@ def test_the_tilt_is_measured_against_the_outline_read_sideways():
     top = (s[0] + s[1]) / 2 - s.mean(0)
     assert top[0] > abs(top[1])  # the top still points right
 
-
-
-def test_many_tiles_measured_together_tilt_as_each_alone():
-    """``tilts``: a row of tiles at many angles, some cut by the picture's edge, some too small to tell."""
-    rng = np.random.default_rng(4)
-    img = np.full((400, 1600, 3), 40, np.uint8)
-    quads, angles = [], []
-    for k in range(20):
-        angle, c = float(rng.uniform(-35, 35)), (40 + 80 * k, 200 + rng.uniform(-150, 150))
-        box = cv2.boxPoints((c, (44, 60), angle))
-        cv2.fillPoly(img, [np.round(box * 16).astype(np.int32)], (225, 230, 235), cv2.LINE_AA, shift=4)
-        xs, ys = box[:, 0], box[:, 1]
-        quads.append(box_quad(np.array([xs.min(), ys.min(), xs.max(), ys.max()]), k % 4))
-        angles.append(angle)
-    quads.append(box_quad(np.array([5.0, 5.0, 8.0, 9.0]), 0))  # too small to tell: no tilt
-    together = tilts(img, quads)
-    alone = [tilt(img, q) for q in quads]
-    assert np.allclose(together, alone, atol=1e-4)
-    assert together[-1] == 0.0
-    upright = [k for k in range(20) if k % 4 == 0 and abs(angles[k]) > 8]
-    assert upright and all(math.degrees(together[k]) == pytest.approx(angles[k], abs=3) for k in upright)
