@@ -464,7 +464,8 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
         _look_again_shifted(faces, probs, image, to_image, models_dir, tile_set)
         if tile_set.pictures:
             sharp_quads = _reading_quads(faces, detail.to_image, detail.image)
-            face_templates.weigh(probs, detail.image, sharp_quads, tile_set.pictures)
+            clear = {c for c, (margin, _) in tile_set.margins.items() if margin >= face_templates.CLEAR}
+            face_templates.weigh(probs, detail.image, sharp_quads, tile_set.pictures, clear)
     heat = np.array([t.heat for t in faces])
     lab = tile_colours.middle_lab(image, _quads(faces, to_image))
     mat = tile_colours.mat_outlines(probs, heat, lab, tile_colours.mat_lab(image, to_image, DET_SIZE),

@@ -58,6 +58,21 @@ def test_the_pictures_overrule_a_sure_wrong_reading_and_keep_the_row_s_sum():
     assert np.array_equal(probs[1], before[1])
 
 
+def test_a_reading_of_a_face_the_set_tells_clearly_apart_is_not_compared():
+    """A face in ``clear`` keeps its reading: its comparison is skipped (it costs a millisecond a tile)."""
+    pics = {c: face_templates.picture(*_tile(t)) for c, t in (("3m", "3"), ("8m", "8"))}
+    img, quad = _tile("8", (2, 2))
+    probs = np.full((1, len(READER_CLASSES)), 0.001, np.float32)
+    probs[0, READER_CLASSES.index("3m")] = 0.9
+    probs[0, READER_CLASSES.index("8m")] = 0.05
+    probs /= probs.sum(1, keepdims=True)
+    kept, compared = probs.copy(), probs.copy()
+    assert face_templates.weigh(kept, img, quad[None], pics, clear={"3m"}) == []
+    assert np.array_equal(kept, probs)
+    assert face_templates.weigh(compared, img, quad[None], pics, clear={"8m"}) == [0]  # only the first face counts
+    assert READER_CLASSES[int(compared[0].argmax())] == "8m"
+
+
 def test_a_face_without_a_picture_is_left_to_the_reading():
     pics = {"3m": face_templates.picture(*_tile("3"))}
     img, quad = _tile("8")
