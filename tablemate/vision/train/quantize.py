@@ -20,7 +20,7 @@ give the probabilities whose fine steps (the second reader is asked below
 0.99) 8-bit outputs would blur, and quantizing them gained no time. The
 weights use 7 of their 8 bits (``reduce_range``): x86 CPUs without VNNI
 multiply 8-bit pairs with a saturating instruction, and with full-range
-weights a sum overflows and readings go wrong (a fifth of them, measured).
+weights a sum overflows and readings go wrong (one in six of them, measured).
 
 Prints the share of other training crops on which the quantized reader's
 reading agrees with the float one's.
