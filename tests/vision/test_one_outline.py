@@ -22,3 +22,24 @@ def test_small_tiles_are_judged_by_their_own_width():
     tiles = [_tile(50, 50, 0.9, 13, 18), _tile(63, 50, 0.8, 13, 18), _tile(300, 300, 0.9)]
     assert len(one_outline_per_tile(tiles)) == 3
 
+
+
+def test_a_chain_of_echoes_keeps_the_surest_and_what_it_does_not_cover():
+    """Surest first: a weaker echo covered by a kept outline goes, and does not cover a third one itself."""
+    a, b, c = _tile(100, 100, 0.9), _tile(112, 100, 0.8), _tile(124, 100, 0.7)  # 12 px apart, width 40
+    assert one_outline_per_tile([c, b, a]) == [c, a]  # b is a's echo; c is b's but not a's, so it stays
+
+
+def test_a_heat_peak_is_placed_between_cells_by_its_neighbours():
+    import numpy as np
+
+    from tablemate.vision.recognize import _subcell
+    m = np.zeros((5, 6), np.float32)
+    m[2, 2:5] = [0.5, 0.9, 0.7]           # along x: a peak at 3, leaning towards 4
+    m[1:4, 3] = [0.6, 0.9, 0.6]           # along y: symmetric
+    m[0, 0], m[4, 5] = 0.8, 0.8           # peaks on the map's edge: no neighbour on one side
+    ys, xs = np.array([2, 0, 4]), np.array([3, 0, 5])
+    dx, dy = _subcell(m, ys, xs, axis=1), _subcell(m, ys, xs, axis=0)
+    assert dx[0] == np.float32(0.5) * (np.float32(0.5) - np.float32(0.7)) / (np.float32(0.5) - 2 * np.float32(0.9) + np.float32(0.7))
+    assert 0 < dx[0] < 0.5 and dy[0] == 0.0
+    assert list(dx[1:]) == [0.0, 0.0] and list(dy[1:]) == [0.0, 0.0]
