@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -95,8 +94,7 @@ def quantize_reader(path: Path, data: Path, out: Path, crops: int = 1024, seed: 
         # classes, input and temperature as the float reader's (not the quantizer's own notes)
         onnx.helper.set_model_props(quantized, {**{p.key: p.value for p in model.metadata_props},
                                                 "quantized": "int8 QDQ convolutions, reduce_range"})
-        onnx.save(quantized, str(made))
-        shutil.copyfile(made, out)
+        onnx.save(quantized, str(out))
     check = _crop_sample(data, crops, np.random.default_rng(seed + 1))
     agree = float((_probs(path, check).argmax(1) == _probs(out, check).argmax(1)).mean())
     out.with_name(out.name + ".sha256").write_text(f"{sha256(out)}  {out.name}\n")
