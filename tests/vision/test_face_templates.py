@@ -40,6 +40,20 @@ def test_a_tile_is_most_like_its_own_face_shifted_and_turned_round():
         assert like.max() > 0.8 and np.sort(like)[-2] < like.max() - 0.1
 
 
+def test_the_likeliest_face_decides_which_way_up_the_others_are_compared():
+    _, quad = _tile("8")
+    upside_down_8 = face_templates.picture(_tile("8", angle=180.0)[0], quad)  # fits the tile only the other way
+    pics = [face_templates.picture(*_tile("8")), face_templates.picture(*_tile("3")), upside_down_8]
+    for angle in (0.0, 180.0):
+        crop = face_templates._grey(_tile("8", (2, -3), angle)[0], quad)
+        way = crop if angle == 0.0 else crop[::-1, ::-1].copy()
+        like = face_templates.likeness_of_likeliest(crop, pics)
+        assert np.isclose(like[0], face_templates.likeness(crop, pics[:1])[0])
+        for k in (1, 2):  # the others only the way the 8 fits, never the other way
+            assert np.isclose(like[k], cv2.matchTemplate(way, pics[k], cv2.TM_CCOEFF_NORMED).max())
+        assert like.argmax() == 0 and like[2] < 0.5 < face_templates.likeness(crop, pics[2:])[0]
+
+
 def test_the_pictures_overrule_a_sure_wrong_reading_and_keep_the_row_s_sum():
     pics = {c: face_templates.picture(*_tile(t)) for c, t in (("3m", "3"), ("8m", "8"))}
     img, quad = _tile("8", (2, 2))
