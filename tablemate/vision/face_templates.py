@@ -30,9 +30,6 @@ SHARPNESS = 40.0         # a face 0.1 likelier in correlation is e^4 times likel
 #: A face the set tells from its nearest neighbour by at least this margin (``TileSet.margins``) is not
 #: compared: on the benchmark's sets no such reading was ever changed by its picture.
 CLEAR = 0.3
-#: A reading this sure is not compared either: over the benchmark's abstract sets no reading surer than 0.9991
-#: was ever changed by its pictures, and four in five of the rows left to compare are surer than this.
-SURE = 0.9999
 FLAT = 4.0               # a picture whose grey levels spread less than this (std) has no say: correlation with
 #                          a blank face is noise (OpenCV gives a uniform one 1.0 against anything)
 
@@ -100,10 +97,7 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
     `benchmarks/enrollment.py` at 2.0, 2.6 and 3.5 cm: on the held-out
     looks' sets it changed none of 4,237 readings, and 98 % of them had a
     clear face; on the abstract sets it changed 30 of 4,307, none of them
-    of a face with a margin of 0.3 or more (4 % of the rows). Rows read
-    surer than SURE are left alone as well: on those sets no reading surer
-    than 0.9991 changed, and the sure ones were four in five of the rows
-    still compared (a 3.0 cm still: 73 -> 11 rows, 70 -> 14 ms).
+    of a face with a margin of 0.3 or more (4 % of the rows).
     Returns the rows reweighed.
     """
     back = READER_CLASSES.index("back")
@@ -111,8 +105,7 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
     done = []
     for i in range(len(probs)):
         order = [int(k) for k in np.argsort(-probs[i])[:CANDIDATES]]
-        if (order[0] == back or READER_CLASSES[order[0]] not in pictures or READER_CLASSES[order[0]] in clear
-                or probs[i, order[0]] >= SURE):
+        if order[0] == back or READER_CLASSES[order[0]] not in pictures or READER_CLASSES[order[0]] in clear:
             continue
         cand = [k for k in order if READER_CLASSES[k] in telling]
         if len(cand) < 2:

@@ -87,20 +87,6 @@ def test_a_reading_of_a_face_the_set_tells_clearly_apart_is_not_compared():
     assert READER_CLASSES[int(compared[0].argmax())] == "8m"
 
 
-def test_a_reading_surer_than_sure_is_not_compared_and_one_just_below_is():
-    """The pictures would pull both rows to 8m; only the row below ``SURE`` pays for the comparison."""
-    pics = {c: face_templates.picture(*_tile(t)) for c, t in (("3m", "3"), ("8m", "8"))}
-    img, quad = _tile("8", (2, 2))
-    probs = np.full((2, len(READER_CLASSES)), 1e-9, np.float32)
-    for row, top in enumerate((face_templates.SURE + 5e-5, face_templates.SURE - 5e-4)):
-        probs[row, READER_CLASSES.index("3m")] = top
-        probs[row, READER_CLASSES.index("8m")] = 1 - top
-    before = probs.copy()
-    assert face_templates.weigh(probs, img, np.stack([quad, quad]), pics) == [1]
-    assert np.array_equal(probs[0], before[0])
-    assert READER_CLASSES[int(probs[1].argmax())] == "8m"
-
-
 def test_a_face_without_a_picture_is_left_to_the_reading():
     pics = {"3m": face_templates.picture(*_tile("3"))}
     img, quad = _tile("8")
