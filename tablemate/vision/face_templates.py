@@ -9,7 +9,8 @@ recognition can compare a tile with the pictures of the faces it might be,
 pixel by pixel and at a higher resolution: normalised cross-correlation of
 grey levels (so light and white balance do not matter), over a few pixels
 of shift (the outline is off by a few percent) and either way up (the
-faces of an unknown set may be read upside down). Only the reading's
+faces of an unknown set may be read upside down; the likeliest face
+settles which way, the others are compared that way). Only the reading's
 likeliest faces are compared, which keeps it to tens of milliseconds a
 still; a tile the set's counts push off a full face, which is rare, is
 compared with every face (``weigh_pushed_out``).
@@ -30,6 +31,8 @@ SHARPNESS = 40.0         # a face 0.1 likelier in correlation is e^4 times likel
 #: A face the set tells from its nearest neighbour by at least this margin (``TileSet.margins``) is not
 #: compared: on the benchmark's sets no such reading was ever changed by its picture.
 CLEAR = 0.3
+FITS = 0.8               # a likeliest face that fits a tile this well ...
+ONE_WAY = 0.15           # ... and by this much better one way up than the other shows which way the tile lies
 FLAT = 4.0               # a picture whose grey levels spread less than this (std) has no say: correlation with
 #                          a blank face is noise (OpenCV gives a uniform one 1.0 against anything)
 
@@ -60,23 +63,25 @@ def likeness(crop: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
 
 
 def likeness_of_likeliest(crop: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
-    """``likeness``, but only the first picture is compared both ways up; the others the way it fits best.
+    """``likeness``, but where the first picture shows which way up the tile lies, the others only that way.
 
-    Why: the tile lies one way, and the way it looks most like its likeliest
-    face is the way the others must fit too. It saves three of eight
-    comparisons a tile; over the enrollment benchmark's abstract sets
-    (2,468 rows compared at 2.0, 2.6 and 3.5 cm) it chose as both ways did
-    for every row.
+    Why: the tile lies one way, and when its likeliest face fits it well
+    (FITS) and clearly better one way than the other (ONE_WAY), that is the
+    way the other faces must fit too: three of eight comparisons a tile
+    saved. Otherwise every picture is compared both ways. A face that
+    looks alike either way up (a framed white dragon) cannot tell, nor can
+    a likeliest face that fits poorly: an abstract h3 read as P was put
+    right only by h3's picture upright, while P's fitted a little better
+    the other way round (0.57 against 0.29).
     """
-    best = cv2.matchTemplate(crop, pictures[0], cv2.TM_CCOEFF_NORMED).max()
+    up = cv2.matchTemplate(crop, pictures[0], cv2.TM_CCOEFF_NORMED).max()
     turned = crop[::-1, ::-1].copy()
-    other = cv2.matchTemplate(turned, pictures[0], cv2.TM_CCOEFF_NORMED).max()
-    if other > best:
-        crop, best = turned, other
+    down = cv2.matchTemplate(turned, pictures[0], cv2.TM_CCOEFF_NORMED).max()
+    ways = [crop, turned] if max(up, down) < FITS or abs(up - down) < ONE_WAY else [crop if up >= down else turned]
     out = np.empty(len(pictures), np.float32)
-    out[0] = best
+    out[0] = max(up, down)
     for k, p in enumerate(pictures[1:], 1):
-        out[k] = cv2.matchTemplate(crop, p, cv2.TM_CCOEFF_NORMED).max()
+        out[k] = max(cv2.matchTemplate(w, p, cv2.TM_CCOEFF_NORMED).max() for w in ways)
     return out
 
 

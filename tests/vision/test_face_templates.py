@@ -54,6 +54,18 @@ def test_the_likeliest_face_decides_which_way_up_the_others_are_compared():
         assert like.argmax() == 0 and like[2] < 0.5 < face_templates.likeness(crop, pics[2:])[0]
 
 
+def test_a_likeliest_face_that_fits_poorly_does_not_decide_the_way_and_all_are_compared_both_ways():
+    """A tile read as 3 that is an 8 lying round: the 3 fits it too poorly to say which way up it lies."""
+    _, quad = _tile("8")
+    crop = face_templates._grey(_tile("8", (2, -3))[0], quad)
+    upside_down_8 = face_templates.picture(_tile("8", angle=180.0)[0], quad)
+    pics = [face_templates.picture(*_tile("3")), upside_down_8]
+    like = face_templates.likeness_of_likeliest(crop, pics)
+    assert like[0] < face_templates.FITS
+    assert np.allclose(like, face_templates.likeness(crop, pics))
+    assert like[1] > 0.9
+
+
 def test_the_pictures_overrule_a_sure_wrong_reading_and_keep_the_row_s_sum():
     pics = {c: face_templates.picture(*_tile(t)) for c, t in (("3m", "3"), ("8m", "8"))}
     img, quad = _tile("8", (2, 2))
