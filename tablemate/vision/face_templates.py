@@ -9,8 +9,8 @@ recognition can compare a tile with the pictures of the faces it might be,
 pixel by pixel and at a higher resolution: normalised cross-correlation of
 grey levels (so light and white balance do not matter), over a few pixels
 of shift (the outline is off by a few percent) and either way up (the
-faces of an unknown set may be read upside down; the likeliest face
-settles which way, the others are compared that way). Only the reading's
+faces of an unknown set may be read upside down; a likeliest face that
+fits well and clearly one way settles which way for the others). Only the reading's
 likeliest faces are compared, which keeps it to tens of milliseconds a
 still; a tile the set's counts push off a full face, which is rare, is
 compared with every face (``weigh_pushed_out``).
