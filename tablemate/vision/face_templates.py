@@ -10,9 +10,9 @@ pixel by pixel and at a higher resolution: normalised cross-correlation of
 grey levels (so light and white balance do not matter), over a few pixels
 of shift (the outline is off by a few percent) and either way up (the
 faces of an unknown set may be read upside down; a likeliest face that
-fits well and clearly one way settles which way for the others). Only the reading's
-likeliest faces are compared, which keeps it to tens of milliseconds a
-still; a tile the set's counts push off a full face, which is rare, is
+fits well and clearly one way settles which way for the others). Only
+the reading's likeliest faces are compared, which keeps it to tens of
+milliseconds a still; a tile the set's counts push off a full face, which is rare, is
 compared with every face (``weigh_pushed_out``).
 """
 from __future__ import annotations
@@ -97,7 +97,7 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
     picture, are left alone, and a blank picture (FLAT) is no candidate.
     Rows whose likeliest face is in ``clear`` (faces the set's features
     tell from every other by at least CLEAR) are left alone too. Why: the
-    comparison costs about 1 ms a tile, a hundred milliseconds a still, and
+    comparison costs 0.6-1 ms a tile, up to a hundred milliseconds a still, and
     it is for faces the features do not separate. Measured over
     `benchmarks/enrollment.py` at 2.0, 2.6 and 3.5 cm: on the held-out
     looks' sets it changed none of 4,237 readings, and 98 % of them had a

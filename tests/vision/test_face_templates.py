@@ -55,7 +55,8 @@ def test_the_likeliest_face_decides_which_way_up_the_others_are_compared():
 
 
 def test_a_likeliest_face_that_fits_poorly_does_not_decide_the_way_and_all_are_compared_both_ways():
-    """A tile read as 3 that is an 8 lying round: the 3 fits it too poorly to say which way up it lies."""
+    """A tile read as 3 whose true face's picture fits it only the other way round: the 3 fits it too
+    poorly to say which way up it lies, so the true face is compared that way too and wins."""
     _, quad = _tile("8")
     crop = face_templates._grey(_tile("8", (2, -3))[0], quad)
     upside_down_8 = face_templates.picture(_tile("8", angle=180.0)[0], quad)
