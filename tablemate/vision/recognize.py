@@ -378,12 +378,17 @@ def _quads(ts: list[Seen], to_image: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(q.reshape(-1, 1, 2), to_image).reshape(-1, 4, 2)
 
 
-def _reading_quads(ts: list[Seen], to_image: np.ndarray, image: np.ndarray) -> np.ndarray:
-    """The outlines crops are cut from: each tile's, straightened where the tile lies tilted in its box."""
-    quads = _quads(ts, to_image)
+def _measure_tilts(ts: list[Seen], quads: np.ndarray, image: np.ndarray) -> None:
+    """Each tile's tilt in ``image`` (``straighten.tilt``) where it is not known yet (in place)."""
     for t, q in zip(ts, quads):
         if t.tilt is None:
             t.tilt = tilt(image, q)
+
+
+def _reading_quads(ts: list[Seen], to_image: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """The outlines crops are cut from: each tile's, straightened where the tile lies tilted in its box."""
+    quads = _quads(ts, to_image)
+    _measure_tilts(ts, quads, image)
     return np.stack([straighten(q, t.tilt) for t, q in zip(ts, quads)])
 
 
@@ -637,9 +642,7 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
     if len(lying) < turned_look.MIN_TILES:
         return tiles
     quads = _quads(lying, np.linalg.inv(hom))
-    for t, q in zip(lying, quads):
-        if t.tilt is None:
-            t.tilt = tilt(image, q)
+    _measure_tilts(lying, quads, image)
     angles = turned_look.square_angles(quads, [t.tilt for t in lying], hom)
     turn = turned_look.shared_turn(angles)
     if turn is None:
