@@ -97,10 +97,11 @@ def quantize_reader(path: Path, data: Path, out: Path, crops: int = 1024, seed: 
         onnx.save(quantized, str(out))
     check = _crop_sample(data, crops, np.random.default_rng(seed + 1))
     agree = float((_probs(path, check).argmax(1) == _probs(out, check).argmax(1)).mean())
-    out.with_name(out.name + ".sha256").write_text(f"{sha256(out)}  {out.name}\n")
+    digest = sha256(out)
+    out.with_name(out.name + ".sha256").write_text(f"{digest}  {out.name}\n")
     info = {"model": out.name, "from": path.name, "from_sha256": sha256(path), "data": str(data), "seed": seed,
             "calibration_crops": len(calibration), "checked_crops": len(check), "agreement_with_float": agree,
-            "sha256": sha256(out)}
+            "sha256": digest}
     out.with_name(out.stem + ".train.json").write_text(json.dumps(info, indent=2) + "\n")
     return info
 
