@@ -1,6 +1,8 @@
 """A large tile that raises two heat peaks keeps one outline; touching tiles keep theirs."""
+import numpy as np
+
 from tablemate.vision.grouping import Seen
-from tablemate.vision.recognize import one_outline_per_tile
+from tablemate.vision.recognize import _subcell, one_outline_per_tile
 
 
 def _tile(x, y, conf, w=28.0, h=39.0):
@@ -23,7 +25,6 @@ def test_small_tiles_are_judged_by_their_own_width():
     assert len(one_outline_per_tile(tiles)) == 3
 
 
-
 def test_a_chain_of_echoes_keeps_the_surest_and_what_it_does_not_cover():
     """Surest first: a weaker echo covered by a kept outline goes, and does not cover a third one itself."""
     a, b, c = _tile(100, 100, 0.9), _tile(112, 100, 0.8), _tile(124, 100, 0.7)  # 12 px apart, width 40
@@ -31,9 +32,6 @@ def test_a_chain_of_echoes_keeps_the_surest_and_what_it_does_not_cover():
 
 
 def test_a_heat_peak_is_placed_between_cells_by_its_neighbours():
-    import numpy as np
-
-    from tablemate.vision.recognize import _subcell
     m = np.zeros((5, 6), np.float32)
     m[2, 2:5] = [0.5, 0.9, 0.7]           # along x: a peak at 3, leaning towards 4
     m[1:4, 3] = [0.6, 0.9, 0.6]           # along y: symmetric
