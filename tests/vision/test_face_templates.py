@@ -52,38 +52,19 @@ def test_the_face_s_edge_has_no_say():
         band = np.ones(p.shape, bool)
         band[ey:-ey, ex:-ex] = False
         p[band] = rng.integers(0, 256, int(band.sum()))
-    for compare in (face_templates.likeness, face_templates.likeness_of_likeliest):
-        assert np.allclose(compare(crop, pics), compare(crop, scribbled))
+    assert np.allclose(face_templates.likeness(crop, pics), face_templates.likeness(crop, scribbled))
     assert not np.isclose(cv2.matchTemplate(crop, pics[1], cv2.TM_CCOEFF_NORMED).max(),
                           cv2.matchTemplate(crop, scribbled[1], cv2.TM_CCOEFF_NORMED).max())
 
 
-def test_the_likeliest_face_decides_which_way_up_the_others_are_compared():
-    _, quad = _tile("8")
-    upside_down_8 = face_templates.picture(_tile("8", angle=180.0)[0], quad)  # fits the tile only the other way
-    pics = [face_templates.picture(*_tile("8")), face_templates.picture(*_tile("3")), upside_down_8]
-    for angle in (0.0, 180.0):
-        crop = face_templates._grey(_tile("8", (2, -3), angle)[0], quad)
-        way = crop if angle == 0.0 else crop[::-1, ::-1].copy()
-        like = face_templates.likeness_of_likeliest(crop, pics)
-        assert np.isclose(like[0], face_templates.likeness(crop, pics[:1])[0])
-        for k in (1, 2):  # the others only the way the 8 fits, never the other way
-            middle = face_templates._middle
-            assert np.isclose(like[k], cv2.matchTemplate(middle(way), middle(pics[k]), cv2.TM_CCOEFF_NORMED).max())
-        assert like.argmax() == 0 and like[2] < 0.5 < face_templates.likeness(crop, pics[2:])[0]
-
-
-def test_a_likeliest_face_that_fits_poorly_does_not_decide_the_way_and_all_are_compared_both_ways():
-    """A tile read as 3 whose true face's picture fits it only the other way round: the 3 fits it too
-    poorly to say which way up it lies, so the true face is compared that way too and wins."""
+def test_every_picture_is_compared_both_ways_up():
+    """A tile read as 3 whose true face's picture fits it only the other way round: the 8 still wins."""
     _, quad = _tile("8")
     crop = face_templates._grey(_tile("8", (2, -3))[0], quad)
     upside_down_8 = face_templates.picture(_tile("8", angle=180.0)[0], quad)
     pics = [face_templates.picture(*_tile("3")), upside_down_8]
-    like = face_templates.likeness_of_likeliest(crop, pics)
-    assert like[0] < face_templates.FITS
-    assert np.allclose(like, face_templates.likeness(crop, pics))
-    assert like[1] > 0.9
+    like = face_templates.likeness(crop, pics)
+    assert like[1] > 0.9 and like[1] > like[0] + 0.2
 
 
 def test_the_pictures_overrule_a_sure_wrong_reading_and_keep_the_row_s_sum():
@@ -102,6 +83,39 @@ def test_the_pictures_overrule_a_sure_wrong_reading_and_keep_the_row_s_sum():
     others = [k for k in range(len(READER_CLASSES)) if READER_CLASSES[k] not in pics]
     assert np.allclose(probs[0, others], before[0, others])
     assert np.array_equal(probs[1], before[1])
+
+
+def test_a_reading_sure_to_the_last_digit_is_still_overruled_by_a_clearly_better_picture(monkeypatch):
+    """An unknown set's reading can be 1.0 and wrong with the true face at 0.0 (an abstract 6m read as 9m);
+    DOUBT keeps every face compared in play, so the picture decides, and the row's sum stays."""
+    pics = {c: face_templates.picture(*_tile(t)) for c, t in (("3m", "3"), ("8m", "8"))}
+    img, quad = _tile("8", (2, 2))
+    probs = np.full((1, len(READER_CLASSES)), 0.0, np.float32)
+    probs[0, READER_CLASSES.index("3m")] = 1.0
+    probs[0, READER_CLASSES.index("8m")] = 1e-9
+    without = probs.copy()
+    monkeypatch.setattr(face_templates, "DOUBT", 0.0)
+    face_templates.weigh(without, img, quad[None], pics)
+    assert READER_CLASSES[int(without[0].argmax())] == "3m"   # without the floor the picture cannot move it
+    monkeypatch.undo()
+    assert face_templates.weigh(probs, img, quad[None], pics) == [0]
+    assert READER_CLASSES[int(probs[0].argmax())] == "8m"
+    assert np.isclose(probs[0].sum(), 1.0, atol=1e-5)
+
+
+def test_a_tile_read_as_a_flower_is_compared_with_every_flower():
+    """The true flower may be outside the reading's likeliest four: a set's flowers are painted as anything.
+    A tile read as a suit tile is not compared with flowers outside its likeliest four."""
+    pics = {f"h{n}": face_templates.picture(*_tile(str(n))) for n in range(1, 9)}
+    pics["3m"] = face_templates.picture(*_tile("30"))
+    img, quad = _tile("6", (2, -2))
+    probs = np.full((2, len(READER_CLASSES)), 1e-7, np.float32)
+    for row, first in ((0, "h1"), (1, "3m")):
+        for code, p in ((first, 0.94), ("h7", 0.03), ("h3", 0.02), ("h8", 0.01)):
+            probs[row, READER_CLASSES.index(code)] = p
+    face_templates.weigh(probs, img, np.stack([quad, quad]), pics)
+    assert READER_CLASSES[int(probs[0].argmax())] == "h6"
+    assert probs[1, READER_CLASSES.index("h6")] == np.float32(1e-7)
 
 
 def test_a_reading_of_a_face_the_set_tells_clearly_apart_is_not_compared():
