@@ -18,6 +18,7 @@ a sentence whose German depends on their place in it ("einen", not "eins").
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import sys
 from typing import Iterator, TextIO
@@ -494,14 +495,20 @@ def _literal(template: str) -> int:
     return len(re.sub(r"\{\w+\}", "", template))
 
 
-#: Most specific first: of two templates that fit a message, the one with more fixed text wins.
-_COMPILED = sorted(((key, _pattern(en)) for key, en in MESSAGES.items()),
-                   key=lambda entry: -_literal(MESSAGES[entry[0]]))
+@functools.cache
+def _compiled() -> list[tuple[str, re.Pattern]]:
+    """Every template as a pattern, most specific first: of two that fit a message, the one with more fixed text wins.
+
+    Why on first use and not at import: compiling the few hundred patterns
+    took 130 ms of every ``tablemate`` command's start here (roughly half a
+    second on a Pi 4), and most commands never show an error.
+    """
+    return sorted(((key, _pattern(en)) for key, en in MESSAGES.items()), key=lambda entry: -_literal(MESSAGES[entry[0]]))
 
 
 def message_id(message: str) -> str | None:
     """The id of the template a whole English message fits, else None (for tests and tools)."""
-    for key, pattern in _COMPILED:
+    for key, pattern in _compiled():
         if pattern.match(message):
             return key
     return None
@@ -525,7 +532,7 @@ def localize(message: str, lang: str) -> str:
 def _translate(message: str, lang: str, depth: int) -> str | None:
     if depth > 4:
         return None
-    for key, pattern in _COMPILED:
+    for key, pattern in _compiled():
         m = pattern.match(message)
         if m:
             return template(key, lang).format(**{name: _field(value, lang, depth)
