@@ -503,7 +503,8 @@ def _compiled() -> list[tuple[str, re.Pattern]]:
     took 130 ms of every ``tablemate`` command's start here (roughly half a
     second on a Pi 4), and most commands never show an error.
     """
-    return sorted(((key, _pattern(en)) for key, en in MESSAGES.items()), key=lambda entry: -_literal(MESSAGES[entry[0]]))
+    return sorted(((key, _pattern(en)) for key, en in MESSAGES.items()),
+                  key=lambda entry: -_literal(MESSAGES[entry[0]]))
 
 
 def message_id(message: str) -> str | None:
