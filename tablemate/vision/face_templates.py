@@ -22,6 +22,7 @@ import base64
 import cv2
 import numpy as np
 
+from .bonus_look import BONUS_IDX
 from .contract import READER_CLASSES, crop_tile
 
 SIZE = (64, 86)          # a tile's crop (width, height), nearly twice the reader's: finer numerals
@@ -36,7 +37,6 @@ EDGE = (5, 7)
 #: However sure the reading, each face compared counts as at least this share of the faces compared
 #: (``weigh``): a picture 0.09 likelier in correlation (e^3.5 = 1/DOUBT) outweighs it.
 DOUBT = 0.03
-FLOWERS = [READER_CLASSES.index(f"h{n}") for n in range(1, 9)]
 FLAT = 4.0               # a picture whose grey levels spread less than this (std) has no say: correlation with
 #                          a blank face is noise (OpenCV gives a uniform one 1.0 against anything)
 
@@ -127,14 +127,15 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
     Returns the rows reweighed.
     """
     back = READER_CLASSES.index("back")
+    flowers = BONUS_IDX.tolist()
     telling = _telling(pictures)
     done = []
     for i in range(len(probs)):
         order = [int(k) for k in np.argsort(-probs[i])[:CANDIDATES]]
         if order[0] == back or READER_CLASSES[order[0]] not in pictures or READER_CLASSES[order[0]] in clear:
             continue
-        if order[0] in FLOWERS:
-            order += [k for k in FLOWERS if k not in order]
+        if order[0] in flowers:
+            order += [k for k in flowers if k not in order]
         cand = [k for k in order if READER_CLASSES[k] in telling]
         if len(cand) < 2:
             continue
