@@ -83,11 +83,12 @@ def test_lab_is_opencv_s_lab_without_its_rounding():
     """``lab_of`` is numpy's copy of OpenCV's BGR to Lab (whose first call builds tables for 0.1 s); OpenCV's
     float conversion is the oracle, its 8-bit one too within its rounding and table interpolation."""
     import cv2
-    bgr = np.vstack([np.random.default_rng(3).integers(0, 256, (5000, 3)),
-                     [[0, 0, 0], [255, 255, 255], [2, 2, 2], [0, 0, 255], [40, 110, 40], [225, 235, 240]]]).astype(np.uint8)
+    corners = [[0, 0, 0], [255, 255, 255], [2, 2, 2], [0, 0, 255], [40, 110, 40], [225, 235, 240]]
+    bgr = np.vstack([np.random.default_rng(3).integers(0, 256, (5000, 3)), corners]).astype(np.uint8)
     ours = lab_of(bgr)
     exact = cv2.cvtColor((bgr.astype(np.float32) / 255).reshape(1, -1, 3), cv2.COLOR_BGR2Lab)[0]
-    eight_bit = cv2.cvtColor(bgr.reshape(1, -1, 3), cv2.COLOR_BGR2Lab)[0].astype(np.float32) * [100 / 255, 1, 1] - [0, 128, 128]
+    eight_bit = cv2.cvtColor(bgr.reshape(1, -1, 3), cv2.COLOR_BGR2Lab)[0].astype(np.float32)
+    eight_bit = eight_bit * [100 / 255, 1, 1] - [0, 128, 128]
     assert np.abs(ours - exact).max() < 0.5
     assert np.abs(ours - eight_bit).max() < 2.5 and np.abs(ours - eight_bit).mean() < 0.3
     assert ours.shape == (len(bgr), 3) and ours.dtype == np.float32
