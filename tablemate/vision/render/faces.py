@@ -114,6 +114,21 @@ def _index_text(code: str) -> str:
     return code
 
 
+def draw_index(face: np.ndarray, code: str, corner: str, font: int, *, size: float = 0.7, weight: int = 2,
+               colour: tuple | None = None) -> None:
+    """Print ``code``'s corner index (its rank, or a wind's letter) on a 96x128 ``face``, in place.
+
+    ``corner`` is "tl" or "tr". Hong Kong sets print it in the glyph's own
+    colour and often larger than a set's face styles here do, hence ``size``,
+    ``weight`` and ``colour`` (BGR; by default red on characters, else dark).
+    """
+    txt = _index_text(code)
+    width = cv2.getTextSize(txt, font, size, weight)[0][0] if size != 0.7 else 14 * len(txt)
+    x = 6 if corner == "tl" else FACE_W - 6 - width
+    col = colour or ((30, 30, 160) if code.endswith("m") or code == "C" else (40, 40, 40))
+    cv2.putText(face, txt, (x, int(round(22 * size / 0.7))), font, size, col, weight, cv2.LINE_AA)
+
+
 def _recolour(bgr: np.ndarray, style: FaceStyle) -> np.ndarray:
     if style.mono is not None:
         return np.broadcast_to(np.array(style.mono, np.uint8), bgr.shape).copy()
@@ -167,10 +182,7 @@ def draw_face(code: str, style: FaceStyle, rng: np.random.Generator,
     alpha = cv2.warpAffine(alpha, m, (FACE_W, FACE_H)).astype(np.float32)[..., None] / 255.0
     face = (face * (1 - alpha) + colour * alpha).astype(np.uint8)
     if style.index:
-        txt = _index_text(code)
-        x = 6 if style.index == "tl" else FACE_W - 6 - 14 * len(txt)
-        col = (30, 30, 160) if code.endswith("m") or code == "C" else (40, 40, 40)
-        cv2.putText(face, txt, (x, 22), style.index_font, 0.7, col, 2, cv2.LINE_AA)
+        draw_index(face, code, style.index, style.index_font)
     if style.border:
         cv2.rectangle(face, (5, 5), (FACE_W - 6, FACE_H - 6), (120, 140, 120), style.border)
     return face
