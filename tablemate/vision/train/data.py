@@ -251,6 +251,9 @@ def main(argv=None) -> None:
     ap.add_argument("--bonus-scenes", type=int, default=0)
     ap.add_argument("--photo-copies", type=int, default=0,
                     help="reader: crops of each real training photo (photos-real), this many passes")
+    ap.add_argument("--index-scenes", type=int, default=0,
+                    help="reader: sets of suited tiles whose corner index, not their picture, tells the rank "
+                         "(index_faces.py), 24 crops each")
     ap.add_argument("--photo-scenes", type=int, default=0,
                     help="detector: rendered tables with a real training photo laid on them")
     ap.add_argument("--workers", type=int, default=2)
@@ -263,6 +266,9 @@ def main(argv=None) -> None:
     with (mp.Pool(a.workers, initializer=_init) if a.workers > 1 else _InProcess()) as pool:
         if a.reader_scenes:
             res = pool.map(_reader_scene, range(a.seed, a.seed + a.reader_scenes), chunksize=4)
+            if a.index_scenes:
+                from .index_faces import index_scene  # it imports this module
+                res += pool.map(index_scene, range(a.seed + 300000, a.seed + 300000 + a.index_scenes), chunksize=8)
             rendered = sum(len(r[1]) for r in res)  # the crops before this count are rendered, the rest real
             if a.photo_copies:
                 n = len(_train_photos()) * a.photo_copies
