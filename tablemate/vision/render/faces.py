@@ -123,6 +123,7 @@ def draw_index(face: np.ndarray, code: str, corner: str, font: int, *, size: flo
     ``weight`` and ``colour`` (BGR; by default red on characters, else dark).
     """
     txt = _index_text(code)
+    # At the renderer's own size the fixed width it always used, so no rendered face moves by a pixel.
     width = cv2.getTextSize(txt, font, size, weight)[0][0] if size != 0.7 else 14 * len(txt)
     x = 6 if corner == "tl" else FACE_W - 6 - width
     col = colour or ((30, 30, 160) if code.endswith("m") or code == "C" else (40, 40, 40))
