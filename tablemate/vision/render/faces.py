@@ -114,7 +114,11 @@ def _index_text(code: str) -> str:
     return code
 
 
-def draw_index(face: np.ndarray, code: str, corner: str, font: int, *, size: float = 0.7, weight: int = 2,
+#: The corner index's Hershey font scale on the renderer's faces; at it the index sits where it always did.
+INDEX_SIZE = 0.7
+
+
+def draw_index(face: np.ndarray, code: str, corner: str, font: int, *, size: float = INDEX_SIZE, weight: int = 2,
                colour: tuple | None = None) -> None:
     """Print ``code``'s corner index (its rank, or a wind's letter) on a 96x128 ``face``, in place.
 
@@ -124,10 +128,10 @@ def draw_index(face: np.ndarray, code: str, corner: str, font: int, *, size: flo
     """
     txt = _index_text(code)
     # At the renderer's own size the fixed width it always used, so no rendered face moves by a pixel.
-    width = cv2.getTextSize(txt, font, size, weight)[0][0] if size != 0.7 else 14 * len(txt)
+    width = cv2.getTextSize(txt, font, size, weight)[0][0] if size != INDEX_SIZE else 14 * len(txt)
     x = 6 if corner == "tl" else FACE_W - 6 - width
     col = colour or ((30, 30, 160) if code.endswith("m") or code == "C" else (40, 40, 40))
-    cv2.putText(face, txt, (x, int(round(22 * size / 0.7))), font, size, col, weight, cv2.LINE_AA)
+    cv2.putText(face, txt, (x, int(round(22 * size / INDEX_SIZE))), font, size, col, weight, cv2.LINE_AA)
 
 
 def _recolour(bgr: np.ndarray, style: FaceStyle) -> np.ndarray:
