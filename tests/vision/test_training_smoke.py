@@ -74,6 +74,29 @@ def test_a_reader_goes_on_from_its_exported_weights(tmp_path):
         load_reader(Reader(43), tmp_path / first["model"])
 
 
+def test_the_detector_goes_on_from_its_exported_weights(tmp_path):
+    """Loaded back from the shipped export, the detector computes what the export computes; a reader is refused."""
+    import onnxruntime as ort
+
+    from tablemate.vision.models import MODELS_DIR
+    from tablemate.vision.train.nets import Detector, DetectorExport
+    from tablemate.vision.train.warm_start import go_on_from, load_detector
+
+    shipped = MODELS_DIR / "tile_detector.onnx"
+    net = Detector()
+    go_on_from(net, shipped)
+    assert all(not m.training for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d))  # folded norms stay
+    image = np.random.default_rng(4).random((1, 3, 128, 160), dtype=np.float32)
+    want = ort.InferenceSession(str(shipped), providers=["CPUExecutionProvider"]).run(None, {"image": image})
+    with torch.no_grad():
+        got = DetectorExport(net.eval())(torch.from_numpy(image))
+    assert want[0].max() > 0.1  # a fresh net's heat would be sigmoid(-2.2) everywhere
+    for w, g in zip(want, got):
+        assert np.allclose(w, g.numpy(), atol=1e-4)
+    with pytest.raises(ValueError, match="not the same detector"):
+        load_detector(Detector(), MODELS_DIR / "tile_reader.onnx")
+
+
 def test_a_real_training_run_without_the_tile_photos_says_where_they_go(tmp_path, monkeypatch):
     """A smoke run goes on without tiles-real (CI has no data sets); a real run stops with a clear message."""
     from tablemate.vision.train import fit

@@ -410,7 +410,12 @@ def _focal(pred, gt, torch, weight=None):
 
 
 def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS,
-                 lowres: float = 0.0) -> dict:
+                 lowres: float = 0.0, init: Path | None = None, peak_lr: float = 2e-3) -> dict:
+    """The detector on rendered scenes and real photos laid on tables (``train.data``).
+
+    ``init``: go on from that exported detector's weights (``warm_start``),
+    usually with a lower ``peak_lr`` than a fresh start's 2e-3.
+    """
     import cv2
     import torch
     import torch.nn.functional as F
@@ -425,7 +430,10 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     tr = np.arange(n_val, len(imgs))
     print(f"detector: {len(tr)} train images, {n_val} validation", flush=True)
     net = Detector()
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    if init:
+        from .warm_start import go_on_from
+        go_on_from(net, init)
+    opt = torch.optim.AdamW(net.parameters(), lr=peak_lr, weight_decay=1e-4)
     crop, bs = 320, 8
     out = crop // DET_STRIDE
     t0, step = time.time(), 0
@@ -462,7 +470,7 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
         l_size = (F.l1_loss(ps, sb, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
         l_or = F.cross_entropy(po, ob, ignore_index=-1) if (ob >= 0).any() else po.sum() * 0
         loss = l_heat + l_size + 0.5 * l_or
-        _cosine_step(opt, loss, 2e-3, t0, budget)
+        _cosine_step(opt, loss, peak_lr, t0, budget)
         step += 1
         if step % 100 == 0:
             print(f"step {step} heat {l_heat.item():.3f} size {l_size.item():.3f} orient {l_or.item():.3f} "
@@ -479,7 +487,8 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     _set_meta(path, {"classes": ",".join(DET_CLASSES), "input": DET_INPUT,
                      "stride": str(DET_STRIDE), "size_scale": str(SIZE_SCALE)})
     res = {"model": path.name, "steps": step, "train_images": int(len(tr)), "val_images": int(n_val),
-           "minutes": (time.time() - t0) / 60, "sha256": sha256(path)}
+           "minutes": (time.time() - t0) / 60, "init": str(init) if init else None, "peak_lr": peak_lr,
+           "sha256": sha256(path)}
     if not smoke:
         (Path(out_dir) / "tile_detector.train.json").write_text(json.dumps(res, indent=2) + "\n")
     print(res, flush=True)
@@ -494,8 +503,9 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="one training step, exported to *_smoke.onnx")
     ap.add_argument("--out-dir", default=str(MODELS), help="where the .onnx goes (default: models/)")
-    ap.add_argument("--init", help="reader, reader-deep, bonus: go on from this exported model's weights")
-    ap.add_argument("--peak-lr", type=float, default=3e-3, help="reader, reader-deep, bonus: the cosine schedule's peak")
+    ap.add_argument("--init", help="go on from this exported model's weights")
+    ap.add_argument("--peak-lr", type=float,
+                    help="the cosine schedule's peak (default: 3e-3 for readers, 2e-3 for the detector)")
     ap.add_argument("--rotate", type=float, default=0.0, help="reader, reader-deep: share of crops turned up to 15 degrees")
     ap.add_argument("--real-share", type=float, help="reader, reader-deep: share of each batch from real crops")
     ap.add_argument("--lowres", type=float, default=0.0,
@@ -505,11 +515,13 @@ def main(argv=None) -> None:
     torch.set_num_threads(a.threads)
     if a.model in ("reader", "reader-deep"):
         res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), deep=a.model == "reader-deep",
-                         init=a.init, peak_lr=a.peak_lr, rotate=a.rotate, real_share=a.real_share)
+                         init=a.init, peak_lr=a.peak_lr or 3e-3, rotate=a.rotate, real_share=a.real_share)
     elif a.model == "bonus":
-        res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), init=a.init, peak_lr=a.peak_lr)
+        res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), init=a.init,
+                        peak_lr=a.peak_lr or 3e-3)
     else:
-        res = fit_detector(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), lowres=a.lowres)
+        res = fit_detector(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), lowres=a.lowres,
+                           init=a.init, peak_lr=a.peak_lr or 2e-3)
     print(json.dumps(res, indent=2))
 
 

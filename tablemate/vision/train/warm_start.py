@@ -1,4 +1,4 @@
-"""Start a reader's training from a shipped ONNX reader (or bonus reader) instead of from scratch.
+"""Start a model's training from a shipped ONNX export (reader, bonus reader or detector) instead of from scratch.
 
 Why: the shipped readers took 55-95 minutes of one core each. Going on from
 their weights with more real photos costs a fraction of that and keeps what
@@ -60,6 +60,46 @@ def load_reader(net, path: Path) -> None:
             getattr(net, name).bias.copy_(torch.from_numpy(np.array(heads[f"{name}.bias"])))
 
 
+def _conv_units(net) -> list:
+    """(convolution, its BatchNorm or None) of ``net`` in the order its forward pass runs them.
+
+    The detector registers its layers in the order it runs them, which is the
+    order of the export's Conv nodes; a ``cbr`` block's norm was folded into
+    its convolution, a bare 1x1 convolution (lateral, head) has its own bias.
+    """
+    from torch import nn
+    units, seen = [], set()
+    for m in net.modules():
+        if (isinstance(m, nn.Sequential) and len(m) >= 2 and isinstance(m[0], nn.Conv2d)
+                and isinstance(m[1], nn.BatchNorm2d)):
+            units.append((m[0], m[1]))
+            seen.add(id(m[0]))
+        elif isinstance(m, nn.Conv2d) and id(m) not in seen:
+            units.append((m, None))
+    return units
+
+
+def load_detector(net, path: Path) -> None:
+    """Put an exported detector's weights into ``net`` (a ``nets.Detector``)."""
+    import torch
+    convs, _ = _onnx_weights(Path(path))
+    units = _conv_units(net)
+    if len(units) != len(convs):
+        raise ValueError(f"{path} has {len(convs)} convolutions, the net {len(units)}: not the same detector")
+    with torch.no_grad():
+        for (conv, bn), (w, b) in zip(units, convs):
+            if tuple(conv.weight.shape) != w.shape:
+                raise ValueError(f"{path}: convolution of shape {w.shape}, the net has {tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            if bn is None:
+                conv.bias.copy_(torch.from_numpy(np.array(b)))
+                continue
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(np.array(b)))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+
+
 def freeze_norms(net) -> None:
     """BatchNorm layers back in eval mode (after ``net.train()``): their folded statistics stay."""
     from torch import nn
@@ -70,5 +110,6 @@ def freeze_norms(net) -> None:
 
 def go_on_from(net, path: Path) -> None:
     """``net`` ready to train on from an exported model: its weights loaded, its folded norms frozen."""
-    load_reader(net, Path(path))
+    from .nets import Detector
+    (load_detector if isinstance(net, Detector) else load_reader)(net, Path(path))
     freeze_norms(net)
