@@ -37,24 +37,39 @@ def _onnx_weights(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict
     return convs, heads
 
 
+def _put_convs(units: list, convs: list, path: Path, kind: str) -> None:
+    """Each exported (weight, bias) into its (convolution, BatchNorm or None), the norm made an identity.
+
+    A convolution with a norm gets the folded bias as the norm's shift (the
+    norm then does nothing); a bare convolution takes the bias itself. A file
+    of another shape is refused before anything is loaded.
+    """
+    import torch
+    if len(units) != len(convs):
+        raise ValueError(f"{path} has {len(convs)} convolutions, the net {len(units)}: not the same {kind}")
+    for (conv, _), (w, _) in zip(units, convs):
+        if tuple(conv.weight.shape) != w.shape:
+            raise ValueError(f"{path}: convolution of shape {w.shape}, the net has {tuple(conv.weight.shape)}")
+    with torch.no_grad():
+        for (conv, bn), (w, b) in zip(units, convs):
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            if bn is None:
+                conv.bias.copy_(torch.from_numpy(np.array(b)))
+                continue
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(np.array(b)))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+
+
 def load_reader(net, path: Path) -> None:
     """Put an exported reader's weights into ``net`` (a ``Reader``, ``DeepReader`` or ``BonusReader`` of its shape)."""
     import torch
     from torch import nn
     convs, heads = _onnx_weights(Path(path))
     blocks = [m for m in net.body if isinstance(m, nn.Sequential)]
-    if len(blocks) != len(convs):
-        raise ValueError(f"{path} has {len(convs)} convolutions, the net {len(blocks)}: not the same reader")
+    _put_convs([(block[0], block[1]) for block in blocks], convs, path, "reader")
     with torch.no_grad():
-        for block, (w, b) in zip(blocks, convs):
-            conv, bn = block[0], block[1]
-            if tuple(conv.weight.shape) != w.shape:
-                raise ValueError(f"{path}: convolution of shape {w.shape}, the net has {tuple(conv.weight.shape)}")
-            conv.weight.copy_(torch.from_numpy(np.array(w)))
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(np.array(b)))
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
         for name in ("face", "flip") if hasattr(net, "flip") else ("face",):
             getattr(net, name).weight.copy_(torch.from_numpy(np.array(heads[f"{name}.weight"])))
             getattr(net, name).bias.copy_(torch.from_numpy(np.array(heads[f"{name}.bias"])))
@@ -81,23 +96,8 @@ def _conv_units(net) -> list:
 
 def load_detector(net, path: Path) -> None:
     """Put an exported detector's weights into ``net`` (a ``nets.Detector``)."""
-    import torch
     convs, _ = _onnx_weights(Path(path))
-    units = _conv_units(net)
-    if len(units) != len(convs):
-        raise ValueError(f"{path} has {len(convs)} convolutions, the net {len(units)}: not the same detector")
-    with torch.no_grad():
-        for (conv, bn), (w, b) in zip(units, convs):
-            if tuple(conv.weight.shape) != w.shape:
-                raise ValueError(f"{path}: convolution of shape {w.shape}, the net has {tuple(conv.weight.shape)}")
-            conv.weight.copy_(torch.from_numpy(np.array(w)))
-            if bn is None:
-                conv.bias.copy_(torch.from_numpy(np.array(b)))
-                continue
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(np.array(b)))
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
+    _put_convs(_conv_units(net), convs, path, "detector")
 
 
 def freeze_norms(net) -> None:
