@@ -513,15 +513,15 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     import torch
     torch.set_num_threads(a.threads)
+    lr = {} if a.peak_lr is None else {"peak_lr": a.peak_lr}  # else each model's own default
     if a.model in ("reader", "reader-deep"):
         res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), deep=a.model == "reader-deep",
-                         init=a.init, peak_lr=a.peak_lr or 3e-3, rotate=a.rotate, real_share=a.real_share)
+                         init=a.init, rotate=a.rotate, real_share=a.real_share, **lr)
     elif a.model == "bonus":
-        res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), init=a.init,
-                        peak_lr=a.peak_lr or 3e-3)
+        res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), init=a.init, **lr)
     else:
         res = fit_detector(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), lowres=a.lowres,
-                           init=a.init, peak_lr=a.peak_lr or 2e-3)
+                           init=a.init, **lr)
     print(json.dumps(res, indent=2))
 
 
