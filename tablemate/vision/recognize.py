@@ -163,13 +163,27 @@ def tile_evidence(heat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return m, cls
 
 
+def heat_peaks(m: np.ndarray, cls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cells (rows, columns) of ``m`` that are a 3x3 maximum above their class's bar, off the map's edge.
+
+    A peak on the outermost cells is a tile centred on the square's edge, half
+    off the play area, where nothing in play lies. Those cells see mostly the
+    net's padding, and a detector trained on from photos fires there on the
+    mat's edge: on rendered held-out tables such a standing "tile" hid a whole
+    face-up hand.
+    """
+    bar = np.where(cls == DET_CLASSES.index("standing"), STANDING_THRESHOLD, HEAT_THRESHOLD)
+    peaks = (m >= cv2.dilate(m, np.ones((3, 3), np.uint8))) & (m > bar)
+    peaks[[0, -1], :] = False
+    peaks[:, [0, -1]] = False
+    return np.nonzero(peaks)
+
+
 def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
     """Tiles in the top-down square (centre, size, orientation, state), no codes yet."""
     heat, size, orient = run_detector(detector_blob(rectified), models_dir)
     m, cls = tile_evidence(heat)
-    bar = np.where(cls == DET_CLASSES.index("standing"), STANDING_THRESHOLD, HEAT_THRESHOLD)
-    peaks = (m >= cv2.dilate(m, np.ones((3, 3), np.uint8))) & (m > bar)
-    ys, xs = np.nonzero(peaks)
+    ys, xs = heat_peaks(m, cls)
     dxs, dys = _subcell(m, ys, xs, axis=1), _subcell(m, ys, xs, axis=0)
     out = []
     for y, x, dx, dy in zip(ys.tolist(), xs.tolist(), dxs.tolist(), dys.tolist()):

@@ -2,7 +2,8 @@
 import numpy as np
 
 from tablemate.vision.grouping import Seen
-from tablemate.vision.recognize import _subcell, one_outline_per_tile
+from tablemate.vision.contract import DET_CLASSES
+from tablemate.vision.recognize import HEAT_THRESHOLD, STANDING_THRESHOLD, _subcell, heat_peaks, one_outline_per_tile
 
 
 def _tile(x, y, conf, w=28.0, h=39.0):
@@ -41,3 +42,22 @@ def test_a_heat_peak_is_placed_between_cells_by_its_neighbours():
     assert dx[0] == np.float32(0.5) * (np.float32(0.5) - np.float32(0.7)) / (np.float32(0.5) - 2 * np.float32(0.9) + np.float32(0.7))
     assert 0 < dx[0] < 0.5 and dy[0] == 0.0
     assert list(dx[1:]) == [0.0, 0.0] and list(dy[1:]) == [0.0, 0.0]
+
+
+def test_a_peak_on_the_maps_edge_is_no_tile_but_one_a_cell_inside_is():
+    """The outermost cells are half off the play area: a detector fired there on the mat's edge."""
+    m = np.zeros((20, 20), np.float32)
+    cls = np.full((20, 20), DET_CLASSES.index("face_up"))
+    for y, x in [(0, 7), (12, 19), (19, 3), (5, 0), (1, 10), (10, 18)]:
+        m[y, x] = 0.9
+    ys, xs = heat_peaks(m, cls)
+    assert sorted(zip(ys.tolist(), xs.tolist())) == [(1, 10), (10, 18)]
+
+
+def test_a_standing_peak_counts_from_its_own_lower_bar():
+    m = np.zeros((9, 9), np.float32)
+    cls = np.full((9, 9), DET_CLASSES.index("face_up"))
+    m[3, 3] = m[6, 6] = (HEAT_THRESHOLD + STANDING_THRESHOLD) / 2
+    cls[6, 6] = DET_CLASSES.index("standing")
+    ys, xs = heat_peaks(m, cls)
+    assert list(zip(ys.tolist(), xs.tolist())) == [(6, 6)]
