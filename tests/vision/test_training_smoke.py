@@ -162,3 +162,13 @@ def test_a_quantized_reader_reads_as_its_float_export_and_is_not_quantized_twice
     for (wf, bf), (wq, bq) in zip(floats, ints):
         assert np.abs(wq - wf).max() <= 0.01 * np.abs(wf).max() and np.abs(bq - bf).max() <= 0.01 * np.abs(bf).max() + 1e-4
     load_reader(Reader(len(READER_CLASSES)), out)
+
+
+def test_training_writes_into_an_out_dir_it_has_to_make(tmp_path):
+    """A run's folder is made before it trains: found missing only at the export, a whole run was lost."""
+    from tablemate.vision.train import data, fit
+
+    data.main(["--out", str(tmp_path), "--reader-scenes", "0", "--detector-scenes", "2", "--workers", "1"])
+    out = tmp_path / "not" / "there" / "yet"
+    fit.main(["detector", "--data", str(tmp_path), "--smoke", "--out-dir", str(out)])
+    assert (out / "detector_smoke.onnx").stat().st_size > 100_000

@@ -511,6 +511,8 @@ def main(argv=None) -> None:
     ap.add_argument("--lowres", type=float, default=0.0,
                     help="detector: share of crops degraded to a low-resolution camera (not used for the shipped model)")
     a = ap.parse_args(argv)
+    # Before training, not at the export: a missing folder found after an hour's run loses the hour.
+    Path(a.out_dir).mkdir(parents=True, exist_ok=True)
     import torch
     torch.set_num_threads(a.threads)
     lr = {} if a.peak_lr is None else {"peak_lr": a.peak_lr}  # else each model's own default
