@@ -512,17 +512,18 @@ def main(argv=None) -> None:
                     help="detector: share of crops degraded to a low-resolution camera (not used for the shipped model)")
     a = ap.parse_args(argv)
     # Before training, not at the export: a missing folder found after an hour's run loses the hour.
-    Path(a.out_dir).mkdir(parents=True, exist_ok=True)
+    out_dir = Path(a.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
     import torch
     torch.set_num_threads(a.threads)
     lr = {} if a.peak_lr is None else {"peak_lr": a.peak_lr}  # else each model's own default
     if a.model in ("reader", "reader-deep"):
-        res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), deep=a.model == "reader-deep",
+        res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, deep=a.model == "reader-deep",
                          init=a.init, rotate=a.rotate, real_share=a.real_share, **lr)
     elif a.model == "bonus":
-        res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), init=a.init, **lr)
+        res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, init=a.init, **lr)
     else:
-        res = fit_detector(Path(a.data), a.minutes, a.smoke, out_dir=Path(a.out_dir), lowres=a.lowres,
+        res = fit_detector(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, lowres=a.lowres,
                            init=a.init, **lr)
     print(json.dumps(res, indent=2))
 
