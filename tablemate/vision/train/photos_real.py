@@ -9,10 +9,9 @@ bodies, inks, light and lenses. Three things make them usable:
   held-out part. ``split`` goes by ``source_photo``, by a hash of its name,
   so the held-out part is stable whatever else is added.
 - **Orientation.** Boxes are axis-aligned and say nothing of which way a
-  tile's face points. ``orient_by_label`` settles it for each tile: the
-  labelled face read upright, upside down and turned either way, by an
-  existing reader; the turn that reads most like its label wins. Only the
-  face's own reading picks among four; the label itself is never changed.
+  tile's face points. The box's shape leaves two turns, half a turn apart;
+  ``orient_by_label`` takes the one an existing reader's upside-down head
+  finds upright. The label itself is never changed.
 - **Laying a photo on a mat** (``photo_on_mat``): the product sees a play
   area from above with tiles a given share of its side. A photo scaled so its
   median tile has that width and placed on a mat gives a table photo with a
@@ -108,7 +107,15 @@ def candidate_turns(box) -> tuple[int, int]:
 
 
 def orient_by_label(image: np.ndarray, tiles: tuple[PhotoTile, ...], models_dir=None) -> list[int]:
-    """Each tile's orientation: of the two its box allows, the one the reader finds likelier to be its label."""
+    """Each tile's orientation: of the two its box allows, the one the reader's upside-down head finds upright.
+
+    Why that head and not the label's probability: the two turns a box
+    allows are half a turn apart, and the reader learned every face both
+    ways up, so its reading of the label is nearly the same either way and
+    chose at random (on a rendered table it picked the wrong half turn for
+    more than half of the tiles). Its upside-down head was trained for
+    exactly this question.
+    """
     from tablemate.vision.contract import reader_blob
     from tablemate.vision.models import READER, run_reader, session
     from tablemate.vision.straighten import straighten, tilt
@@ -123,12 +130,12 @@ def orient_by_label(image: np.ndarray, tiles: tuple[PhotoTile, ...], models_dir=
             q = box_quad(t.box, o)
             crops.append(crop_tile(image, straighten(q, tilt(image, q)), size=(w, h)))
             owners.append((i, o))
-    probs, _ = run_reader(reader_blob(crops, size=(w, h)), models_dir)
+    _, flip = run_reader(reader_blob(crops, size=(w, h)), models_dir)
     best: dict[int, tuple[float, int]] = {}
-    for (i, o), p in zip(owners, probs):
-        score = float(p[READER_CLASSES.index(tiles[i].code)])
-        if i not in best or score > best[i][0]:
-            best[i] = (score, o)
+    for (i, o), f in zip(owners, flip):
+        upright = float(f[0])
+        if i not in best or upright > best[i][0]:
+            best[i] = (upright, o)
     return [best[i][1] for i in range(len(tiles))]
 
 
