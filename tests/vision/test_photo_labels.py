@@ -1,4 +1,5 @@
-"""What training derives from a labelled photo (photos-real): which way each tile's face points.
+"""What training derives from a labelled photo (photos-real): which way each tile's face points, and
+reader crops cut from the detector's own outlines of it (``train.data --outline-copies``).
 
 The photo here is a rendered table standing in for a real one: its labels
 are the tiles' axis-aligned boxes, as the real photos' are, and the truth
@@ -10,7 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tablemate.vision.contract import orient_of
+from tablemate.vision.contract import READER_CLASSES, orient_of, reader_blob
+from tablemate.vision.models import run_reader
 from tablemate.vision.render import render_topdown
 from tablemate.vision.train import data, photos_real
 
@@ -47,3 +49,28 @@ def test_a_labelled_box_is_turned_the_way_its_face_reads_upright(one_photo):
     photo = photos_real.load()[0]
     got = photos_real.orient_by_label(cv2.imread(str(photo.image)), photo.tiles)
     assert np.mean(np.array(got) == np.array(truth)) >= 0.9
+
+
+def test_outline_crops_carry_their_tiles_code_and_which_way_up(one_photo):
+    assert not photos_real.is_held_out(SOURCE)
+    tiles, _ = one_photo
+    x, y, flip = data._photo_outline_crops(0)
+    assert len(y) >= 0.85 * len(tiles)  # nearly every labelled tile has an outline centred on it
+    probs, upside = run_reader(reader_blob(list(x)))
+    read = probs.argmax(1)
+    # Each crop is labelled with its own tile's code: the shipped reader reads it so.
+    assert np.mean(read == y) >= 0.9, [(READER_CLASSES[a], READER_CLASSES[b]) for a, b in zip(y, read) if a != b]
+    # Crops flagged upside down show the tile upside down, and the others upright; both kinds occur.
+    assert 0 < flip.sum() < len(flip)
+    assert np.mean((upside[:, 1] > 0.5) == (flip == 1)) >= 0.9
+
+
+def test_the_data_step_writes_outline_crops_as_real_crops(one_photo, tmp_path):
+    tiles, _ = one_photo
+    out = tmp_path / "data"
+    data.main(["--out", str(out), "--reader-scenes", "0", "--detector-scenes", "0", "--outline-copies", "2",
+               "--workers", "1", "--seed", "0"])
+    d = np.load(out / "reader.npz")
+    assert int(d["rendered"]) == 0  # every crop counts as real for --real-share
+    assert 2 * 0.85 * len(tiles) <= len(d["y"]) <= 2 * len(tiles)  # two passes over the one photo
+    assert d["x"].shape[1:] == (48, 36, 3) and len(d["flip"]) == len(d["y"])
