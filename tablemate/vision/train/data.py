@@ -184,8 +184,9 @@ def _photo_outline_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
     Why: the other photo crops jitter the labelled box a little, but on real
     photos the detector's outline of a tile in a tight grid or a slanted row
-    is often off by a third of a tile or more, and such misplaced outlines cost
-    more misreads than reading a true outline does (docs/training.md). Here
+    may be off by a third of a tile or sized otherwise, and the reader should
+    meet what recognition gives it. (Measured: it bought the second reader
+    a fifth of a point on the held-out photos, docs/training.md.) Here
     the photo is laid on a mat as the benchmark lays its held-out photos, the
     still goes through recognition's own detection, tilt and straightening,
     and every outline centred inside a labelled box is cut as recognition
