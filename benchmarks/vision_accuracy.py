@@ -147,28 +147,20 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
             cpath.write_text(json.dumps(cal))
             rec = recognize_image(str(path), str(cpath), models_dir=models_dir)
             dets = rec["tiles"]
-            c = _quad_centres(dets)
-            boxes = np.array([b for _, b in tiles])
-            inside = ((c[:, None, 0] >= boxes[None, :, 0]) & (c[:, None, 0] <= boxes[None, :, 2])
-                      & (c[:, None, 1] >= boxes[None, :, 1]) & (c[:, None, 1] <= boxes[None, :, 3])) if len(c) \
-                else np.zeros((0, len(boxes)), bool)
-            mid = (boxes[:, :2] + boxes[:, 2:]) / 2
-            taken: set[int] = set()
+            on_labels, inside = photos_real.outlines_on_labels(_quad_centres(dets), [b for _, b in tiles])
             labelled += len(tiles)
-            for j, (code, _) in enumerate(tiles):  # each labelled tile: the nearest outline centred on it
-                cand = [i for i in np.nonzero(inside[:, j])[0] if i not in taken] if len(c) else []
-                if not cand:
+            for (code, _), i in zip(tiles, on_labels):  # each labelled tile: the nearest outline centred on it
+                if i is None:
                     continue
-                i = min(cand, key=lambda i: float(np.linalg.norm(c[i] - mid[j])))
-                taken.add(i)
                 found += 1
                 ok = dets[i]["code"] == code
                 read += ok
                 if not ok:
                     wrong[f"{code}->{dets[i]['code']}"] += 1
+            taken = set(on_labels)
             for i in range(len(dets)):
                 if i not in taken:
-                    if len(c) and inside[i].any():
+                    if inside[i].any():
                         extra += 1
                     else:
                         outside += 1

@@ -215,17 +215,12 @@ def _photo_outline_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     if not faces:
         return empty
     quads = _reading_quads(faces, np.linalg.inv(hom), image)
-    centres = quads.mean(1)
-    xs, ys, fl, taken = [], [], [], set()
-    for (code, box), o in zip(tiles, orients):
-        b = np.array(box) * scale
-        inside = [i for i in range(len(faces)) if i not in taken and b[0] <= centres[i, 0] <= b[2]
-                  and b[1] <= centres[i, 1] <= b[3]]
-        if not inside:
+    boxes = np.array([box for _, box in tiles]) * scale
+    on_labels, _ = photos_real.outlines_on_labels(quads.mean(1), boxes)
+    xs, ys, fl = [], [], []
+    for (code, _), b, o, i in zip(tiles, boxes, orients, on_labels):
+        if i is None:
             continue
-        mid = (b[:2] + b[2:]) / 2
-        i = min(inside, key=lambda i: float(np.linalg.norm(centres[i] - mid)))
-        taken.add(i)
         lq = photos_real.box_quad(b, o)
         want, got = lq[0] - lq[3], quads[i][0] - quads[i][3]
         cos = float(want @ got) / max(float(np.linalg.norm(want) * np.linalg.norm(got)), 1e-9)
