@@ -196,7 +196,7 @@ def _photo_outline_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     """
     import tempfile
 
-    from tablemate.vision.calibration import Calibration
+    from tablemate.vision.calibration import parse_calibration
     from tablemate.vision.recognize import _reading_quads, load_still, table_tiles
 
     photos = _train_photos()
@@ -208,7 +208,7 @@ def _photo_outline_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
         path = Path(tmp) / "still.jpg"
         cv2.imwrite(str(path), canvas, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 95))])
         image, _, _, scale = load_still(path)
-    hom = Calibration(tuple(cal["image_size"]), tuple(map(tuple, cal["corners"]))).homography(DET_SIZE, scale)
+    hom = parse_calibration(cal).homography(DET_SIZE, scale)
     rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
     faces = [t for t in table_tiles(image, hom, rectified) if t.state != "standing"]
     empty = (np.zeros((0, READ_H, READ_W, 3), np.uint8), np.zeros(0, np.int16), np.zeros(0, np.int8))
