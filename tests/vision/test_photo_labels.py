@@ -26,16 +26,16 @@ def one_photo(tmp_path, monkeypatch):
     img, gt, _ = render_topdown(layout, 41, out_size=900, tile_cm=3.0, area_cm=85.0, degrade=False)
     (tmp_path / "images").mkdir()
     cv2.imwrite(str(tmp_path / "images" / "table.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    tiles = []
+    tiles, truth = [], []  # the labels, and which way each labelled face truly points
     for t in gt["tiles"]:
         if t["face_up"] and t["role"] != "wall":
             q = np.array(t["corners"])
             tiles.append({"code": t["code"], "box": [*q.min(0).tolist(), *q.max(0).tolist()]})
+            truth.append(orient_of(q))
     (tmp_path / "labels.jsonl").write_text(json.dumps(
         {"image": "images/table.jpg", "source_photo": SOURCE, "width": img.shape[1], "height": img.shape[0],
          "tiles": tiles}) + "\n")
     monkeypatch.setenv("TABLEMATE_PHOTOS_REAL", str(tmp_path))
-    truth = [orient_of(np.array(t["corners"])) for t in gt["tiles"] if t["face_up"] and t["role"] != "wall"]
     data._train_photos.cache_clear()
     data._photo_orients.cache_clear()
     yield tiles, truth
