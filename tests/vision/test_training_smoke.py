@@ -54,7 +54,8 @@ def test_a_reader_goes_on_from_its_exported_weights(tmp_path):
     first = fit.fit_reader(tmp_path, 0, True, out_dir=tmp_path, deep=True)
     again = tmp_path / "again"
     again.mkdir()
-    second = fit.fit_reader(tmp_path, 0, True, out_dir=again, deep=True, init=tmp_path / first["model"], rotate=1.0)
+    second = fit.fit_reader(tmp_path, 0, True, out_dir=again, deep=True, init=tmp_path / first["model"], rotate=1.0,
+                             warp=1.0, erase=1.0)
     assert second["init"] == str(tmp_path / first["model"]) and second["steps"] == 1
     crops = np.random.default_rng(1).random((6, 3, READ_H, READ_W), dtype=np.float32)
     run = lambda p: ort.InferenceSession(str(p), providers=["CPUExecutionProvider"]).run(["embedding"], {"crops": crops})[0]  # noqa: E731
