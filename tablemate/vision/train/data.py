@@ -150,14 +150,16 @@ def _photo_orients(photo) -> tuple[np.ndarray, list[int]]:
     return img, photos_real.orient_by_label(img, photo.tiles)
 
 
-def _photo_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Reader crops of one real training photo's labelled tiles, at a random camera resolution.
+def _photo_crops(index: int, photos: list | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Reader crops of one real photo's labelled tiles, at a random camera resolution.
 
     Why shrink: the photos' tiles are 30-80 pixels wide, the still's working
     image shows them 20-45 pixels wide; a crop cut from a smaller copy
-    carries the blur the reader meets at the table.
+    carries the blur the reader meets at the table. ``photos``: the training
+    photos unless given (``benchmarks/reader_photo_crops.py`` cuts the
+    held-out ones the same way).
     """
-    photos = _train_photos()
+    photos = _train_photos() if photos is None else photos
     photo = photos[index % len(photos)]
     rng = np.random.default_rng(index + 7_000_000)
     img, orients = _photo_orients(photo)

@@ -1,0 +1,103 @@
+"""The readers alone on real photo crops: the photos they were trained on against held-out ones.
+
+    python benchmarks/reader_photo_crops.py [--train-photos 200] [--models DIR] [--json OUT.json]
+
+Why: end to end, real photos lose most tiles to reading (docs/training.md,
+"Crops cut from the detector's own outlines"). This says why in about a
+minute, against the twelve of ``vision_accuracy.py --only photos``: each
+labelled tile of a photo is cut exactly as the training data cuts its photo
+crops (``train.data._photo_crops``: shrunk to a camera's resolution, the
+label's box straightened and jittered), once from training photos and once
+from the held-out fifth (split by source photo, never trained on). A reader
+that reads its training crops far better than held-out ones knows those
+photos, not real tiles. The held-out crops are read once more blurred to 0.6
+of their resolution: if that costs little, a reader with a larger input
+would not read more.
+
+Printed per reader: the first (``tile_reader.onnx``), the second
+(``tile_reader_deep.onnx``) and the two together as recognition asks them
+(``models.run_reader``: the 8-bit first reader, the second where it is
+unsure). Figures to read, not a test: the exit status is 0 either way.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tablemate.vision import models
+from tablemate.vision.contract import READER_CLASSES
+from tablemate.vision.train import data, photos_real
+
+BLUR = 0.6  # the held-out crops' resolution, shrunk and grown back
+
+
+def crops_of(photos: list) -> tuple[np.ndarray, np.ndarray]:
+    """One pass of training-style reader crops over ``photos``: (BGR crops, class indices)."""
+    xs, ys = [], []
+    for i in range(len(photos)):
+        x, y, _ = data._photo_crops(i, photos)
+        xs.append(x)
+        ys.append(y)
+    return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
+
+
+def blurred(xs: np.ndarray, f: float) -> np.ndarray:
+    h, w = xs.shape[1:3]
+    small = (max(1, round(w * f)), max(1, round(h * f)))
+    return np.stack([cv2.resize(cv2.resize(c, small, interpolation=cv2.INTER_AREA), (w, h),
+                                interpolation=cv2.INTER_LINEAR) for c in xs])
+
+
+def readings(xs: np.ndarray, models_dir=None) -> dict[str, np.ndarray]:
+    """Each reader's face probabilities for BGR crops, in batches as recognition sends them."""
+    blob = np.ascontiguousarray(xs[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+    out: dict[str, list] = {"first": [], "second": [], "together": []}
+    for i in range(0, len(blob), 512):
+        b = blob[i:i + 512]
+        out["first"].append(models.session(models.READER, models_dir).run(["probs"], {"crops": b})[0])
+        out["second"].append(models.session(models.DEEP_READER, models_dir).run(["probs"], {"crops": b})[0])
+        out["together"].append(models.run_reader(b, models_dir)[0])
+    return {k: np.concatenate(v) for k, v in out.items()}
+
+
+def figures(xs: np.ndarray, ys: np.ndarray, models_dir=None) -> dict:
+    r = readings(xs, models_dir)
+    res = {k: float(np.mean(p.argmax(1) == ys)) for k, p in r.items()}
+    pred = r["together"].argmax(1)
+    res["tiles"] = int(len(ys))
+    res["confusions"] = dict(Counter(f"{READER_CLASSES[t]}->{READER_CLASSES[p]}"
+                                     for t, p in zip(ys, pred) if t != p).most_common(10))
+    return res
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--train-photos", type=int, default=200, help="training images to cut (default 200)")
+    ap.add_argument("--models", help="a folder with the models of models/ and their .sha256 files")
+    ap.add_argument("--json", help="also write the figures to this file")
+    a = ap.parse_args(argv)
+    train, hold = photos_real.split(photos_real.load())
+    train = train[:a.train_photos]
+    tx, ty = crops_of(train)
+    hx, hy = crops_of(hold)
+    res = {"training": figures(tx, ty, a.models), "held_out": figures(hx, hy, a.models),
+           f"held_out_at_{BLUR}": figures(blurred(hx, BLUR), hy, a.models),
+           "images": {"training": len(train), "held_out": len(hold)}}
+    print("readers alone on real photo crops, cut as the training data cuts them (first / second / together):")
+    for key, what in (("training", f"training photos ({len(train)} images)"),
+                      ("held_out", f"held-out photos ({len(hold)} images)"),
+                      (f"held_out_at_{BLUR}", f"held-out photos at {BLUR} of the resolution")):
+        r = res[key]
+        print(f"  {what}, {r['tiles']} tiles: {r['first']:.4f} / {r['second']:.4f} / {r['together']:.4f}")
+    print(f"  held-out misreads (together): {res['held_out']['confusions']}")
+    if a.json:
+        Path(a.json).write_text(json.dumps(res, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
