@@ -12,7 +12,8 @@ from the held-out fifth (split by source photo, never trained on). A reader
 that reads its training crops far better than held-out ones knows those
 photos, not real tiles. The held-out crops are read once more blurred to 0.6
 of their resolution: if that costs little, a reader with a larger input
-would not read more.
+would not read more. Last, how the held-out misreads spread over the source
+photos: bunched in a few, they point to sets or views training lacks.
 
 Printed per reader: the first (``tile_reader.onnx``), the second
 (``tile_reader_deep.onnx``) and the two together as recognition asks them
@@ -36,14 +37,15 @@ from tablemate.vision.train import data, photos_real
 BLUR = 0.6  # the held-out crops' resolution, shrunk and grown back
 
 
-def crops_of(photos: list) -> tuple[np.ndarray, np.ndarray]:
-    """One pass of training-style reader crops over ``photos``: (BGR crops, class indices)."""
-    xs, ys = [], []
-    for i in range(len(photos)):
+def crops_of(photos: list) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """One pass of training-style reader crops over ``photos``: (BGR crops, class indices, source photos)."""
+    xs, ys, src = [], [], []
+    for i, photo in enumerate(photos):
         x, y, _ = data._photo_crops(i, photos)
         xs.append(x)
         ys.append(y)
-    return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
+        src += [photo.source_photo] * len(y)
+    return np.concatenate(xs), np.concatenate(ys).astype(np.int64), src
 
 
 def blurred(xs: np.ndarray, f: float) -> np.ndarray:
@@ -65,13 +67,24 @@ def readings(xs: np.ndarray, models_dir=None) -> dict[str, np.ndarray]:
     return {k: np.concatenate(v) for k, v in out.items()}
 
 
-def figures(xs: np.ndarray, ys: np.ndarray, models_dir=None) -> dict:
+def figures(xs: np.ndarray, ys: np.ndarray, sources: list[str], models_dir=None) -> dict:
+    """Each reader's share read right, the misreads together, and how they spread over the source photos.
+
+    Why the spread: misreads bunched in a few photos point to sets or views
+    the training photos lack; spread over many, to the reader itself.
+    """
     r = readings(xs, models_dir)
     res = {k: float(np.mean(p.argmax(1) == ys)) for k, p in r.items()}
     pred = r["together"].argmax(1)
     res["tiles"] = int(len(ys))
     res["confusions"] = dict(Counter(f"{READER_CLASSES[t]}->{READER_CLASSES[p]}"
                                      for t, p in zip(ys, pred) if t != p).most_common(10))
+    per_photo = Counter({s: 0 for s in sources})
+    per_photo.update(s for s, t, p in zip(sources, ys, pred) if t != p)
+    worst = per_photo.most_common()
+    res["source_photos"] = len(worst)
+    res["source_photos_without_misread"] = sum(1 for _, n in worst if n == 0)
+    res["misreads_per_source_photo"] = [n for _, n in worst if n]
     return res
 
 
@@ -83,10 +96,10 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     train, hold = photos_real.split(photos_real.load())
     train = train[:a.train_photos]
-    tx, ty = crops_of(train)
-    hx, hy = crops_of(hold)
-    res = {"training": figures(tx, ty, a.models), "held_out": figures(hx, hy, a.models),
-           f"held_out_at_{BLUR}": figures(blurred(hx, BLUR), hy, a.models),
+    tx, ty, ts = crops_of(train)
+    hx, hy, hs = crops_of(hold)
+    res = {"training": figures(tx, ty, ts, a.models), "held_out": figures(hx, hy, hs, a.models),
+           f"held_out_at_{BLUR}": figures(blurred(hx, BLUR), hy, hs, a.models),
            "images": {"training": len(train), "held_out": len(hold)}}
     print("readers alone on real photo crops, cut as the training data cuts them (first / second / together):")
     for key, what in (("training", f"training photos ({len(train)} images)"),
@@ -94,7 +107,11 @@ def main(argv=None) -> None:
                       (f"held_out_at_{BLUR}", f"held-out photos at {BLUR} of the resolution")):
         r = res[key]
         print(f"  {what}, {r['tiles']} tiles: {r['first']:.4f} / {r['second']:.4f} / {r['together']:.4f}")
-    print(f"  held-out misreads (together): {res['held_out']['confusions']}")
+    h = res["held_out"]
+    print(f"  held-out misreads (together): {h['confusions']}")
+    n = h["misreads_per_source_photo"]
+    print(f"  held-out misreads by source photo: {h['source_photos_without_misread']} of {h['source_photos']} "
+          f"photos have none; the worst two hold {sum(n[:2])} of {sum(n)} ({n[:10]} ...)")
     if a.json:
         Path(a.json).write_text(json.dumps(res, indent=2) + "\n")
 
