@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from tablemate.vision import models
-from tablemate.vision.contract import READER_CLASSES
+from tablemate.vision.contract import READER_CLASSES, reader_blob
 from tablemate.vision.train import data, photos_real
 
 BLUR = 0.6  # the held-out crops' resolution, shrunk and grown back
@@ -57,7 +57,7 @@ def blurred(xs: np.ndarray, f: float) -> np.ndarray:
 
 def readings(xs: np.ndarray, models_dir=None) -> dict[str, np.ndarray]:
     """Each reader's face probabilities for BGR crops, in batches as recognition sends them."""
-    blob = np.ascontiguousarray(xs[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+    blob = reader_blob(list(xs))
     out: dict[str, list] = {"first": [], "second": [], "together": []}
     for i in range(0, len(blob), 512):
         b = blob[i:i + 512]
