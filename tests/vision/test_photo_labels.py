@@ -74,3 +74,16 @@ def test_the_data_step_writes_outline_crops_as_real_crops(one_photo, tmp_path):
     assert int(d["rendered"]) == 0  # every crop counts as real for --real-share
     assert 2 * 0.85 * len(tiles) <= len(d["y"]) <= 2 * len(tiles)  # two passes over the one photo
     assert d["x"].shape[1:] == (48, 36, 3) and len(d["flip"]) == len(d["y"])
+
+
+def test_photo_crops_cut_the_photos_they_are_given(one_photo):
+    """``benchmarks/reader_photo_crops.py`` cuts held-out photos as training cuts its own: the photos passed in."""
+    tiles, _ = one_photo
+    photo = photos_real.load()[0]
+    part = photos_real.Photo(photo.image, "another-photo", photo.tiles[:5])
+    x, y, _ = data._photo_crops(0, [part])
+    assert [READER_CLASSES[k] for k in y] == [t["code"] for t in tiles[:5]]
+    x, y, _ = data._photo_crops(0)  # the training photos: here the one labelled table
+    assert len(y) == len(tiles)
+    probs, _ = run_reader(reader_blob(list(x)))
+    assert np.mean(probs.argmax(1) == y) >= 0.9
