@@ -158,11 +158,13 @@ def _rotate_some(xs: np.ndarray, rng: np.random.Generator, share: float, degrees
 def _warp_some(xs: np.ndarray, rng: np.random.Generator, share: float, reach: float = 0.08) -> np.ndarray:
     """``share`` of the crops cut along a slightly wrong outline: each corner moved up to ``reach`` of a side.
 
-    Why: the deep reader fits its photo crops almost perfectly (99.9 %) yet
-    reads held-out photos' tiles at about 95.5 %; the crops it memorised are
-    five fixed cuts of each tile. A fresh, slightly wrong outline at every
-    draw (shifted, scaled, sheared, seen a little in perspective, as the
-    detector's outlines of an unseen set are) gives it more than five views.
+    Why: the deep reader fits its training photos' crops almost perfectly
+    (99.5 %) yet reads held-out photos' crops at 95.6 %
+    (``benchmarks/reader_photo_crops.py``); the crops it memorised are five
+    fixed cuts of each tile. A fresh, slightly wrong outline at every draw
+    (shifted, scaled, sheared, seen a little in perspective) gives it more
+    than five views. Measured: with ``_erase_some`` it barely narrowed that
+    gap (docs/training.md, "Where the readers lose real tiles").
     """
     import cv2
     pick = np.nonzero(rng.random(len(xs)) < share)[0]
