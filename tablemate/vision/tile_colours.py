@@ -29,6 +29,7 @@ FAINT_BACK = 0.8    # ... as is one this faint read as a back but not of the bac
 BACK_DELTA_E = 30.0  # CIE76 difference beyond which a middle is not the backs' colour (nor the faces' ground)
 MAT_NEAR = 10.0     # an outline whose middle lies this near the mat's colour ...
 MAT_APART = 2.0     # ... and this many times nearer it than any tile colour of the table is bare mat
+MAT_SAME = 3.0      # ... as is, found and read unsurely, one this near it on a table whose tiles are near the mat
 
 
 def middle_lab(image: np.ndarray, quads: np.ndarray) -> np.ndarray:
@@ -69,19 +70,20 @@ def _lab_at(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return lab_of(image[y, x])
 
 
-def mat_coloured(lab: np.ndarray, mat: np.ndarray, tile_colours: list[np.ndarray]) -> np.ndarray:
-    """Which middles (``middle_lab``) are the mat's colour and clearly no tile colour of the table.
+def mat_coloured(lab: np.ndarray, mat: np.ndarray, tile_colours: list[np.ndarray],
+                 near: float = MAT_NEAR) -> np.ndarray:
+    """Which middles (``middle_lab``) are the mat's colour (within ``near``) and clearly no tile colour of the table.
 
     Why: a light mat beside big tiles raises outlines the reader takes for
     blank tiles or plain backs (it reads tiles whatever their colour), but
     no tile's middle is the mat's own colour unless the set is that colour
-    too: then (a tile colour within 1.5 ``MAT_NEAR`` of the mat) nothing is.
+    too: then (a tile colour within 1.5 ``near`` of the mat) nothing is.
     """
     to_mat = np.linalg.norm(lab - mat, axis=1)
-    if not tile_colours or min(np.linalg.norm(c - mat) for c in tile_colours) < MAT_NEAR * 1.5:
+    if not tile_colours or min(np.linalg.norm(c - mat) for c in tile_colours) < near * 1.5:
         return np.zeros(len(lab), bool)
     to_tiles = np.min([np.linalg.norm(lab - c, axis=1) for c in tile_colours], axis=0)
-    return (to_mat < MAT_NEAR) & (to_mat * MAT_APART < to_tiles)
+    return (to_mat < near) & (to_mat * MAT_APART < to_tiles)
 
 
 #: sRGB (linear) to CIE XYZ, each row divided by the D65 white's X, Y or Z: what OpenCV's Lab uses.
@@ -163,7 +165,13 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
       colour has that colour in its middle, so only the faintest);
     - one read as a back or a white dragon, or found fainter than
       ``FAINT``, whose middle is the mat's colour and no tile colour of the
-      table (``mat_coloured``).
+      table (``mat_coloured``);
+    - where the tiles' colours lie too near the mat's for that, one read so
+      unsurely (under ``SURE``) and found less surely than ``FOUND`` whose
+      middle is the mat's very colour (``MAT_SAME``) and clearly no tile's.
+      Such an outline on a grey mat beside dimly lit ivory faces, read as a
+      white dragon, joined a held-out rendered hand; a tile found or read
+      surely stays whatever its colour.
     """
     backs, ground = table_colours(probs, heat, lab, set_back)
     out = set()
@@ -178,7 +186,9 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
             if min(np.linalg.norm(lab[i] - k) for k in near) > BACK_DELTA_E:
                 out.add(i)
     plain = np.isin(probs.argmax(1), [BACK, WHITE]) | (heat < FAINT)
-    on_mat = plain & mat_coloured(lab, mat, [c for c in (backs, ground) if c is not None])
+    colours = [c for c in (backs, ground) if c is not None]
+    doubtful = (probs.max(1) < SURE) & (heat < FOUND)
+    on_mat = plain & (mat_coloured(lab, mat, colours) | (doubtful & mat_coloured(lab, mat, colours, MAT_SAME)))
     return out | set(np.nonzero(on_mat)[0].tolist())
 
 

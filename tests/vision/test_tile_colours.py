@@ -66,6 +66,32 @@ def test_an_outline_of_the_mats_colour_is_bare_mat_unless_the_tiles_share_it():
     assert not mat_coloured(middles, mat, []).any()
 
 
+GREY_MAT, DIM_IVORY = (128, 128, 128), (140, 150, 150)  # a grey mat; faces lit dimly, a few units from it
+
+
+def test_a_doubtful_outline_of_the_mats_very_colour_is_bare_mat_even_beside_tiles_near_it():
+    """Tiles whose colour lies near the mat's hide the mat by colour in general, but an outline found and read
+    unsurely as a blank, whose middle is the mat's own colour, is still the mat; a sure one is a tile."""
+    from tablemate.vision.contract import READER_CLASSES
+    from tablemate.vision.tile_colours import FOUND, MAT_SAME, SURE, mat_outlines
+    mat, ground = lab_of([GREY_MAT])[0], lab_of([DIM_IVORY])[0]
+    assert MAT_SAME * 1.5 < np.linalg.norm(ground - mat) < 15  # too near for the general rule
+    faces = np.zeros((5, len(READER_CLASSES)), np.float32)
+    faces[np.arange(5), [0, 9, 18, 27, 31]] = 1.0               # five sure faces show the ground
+    white = np.zeros((4, len(READER_CLASSES)), np.float32)
+    white[:, READER_CLASSES.index("P")] = 0.62
+    white[:, READER_CLASSES.index("back")] = 0.38
+    white[1] = 0.0
+    white[1, READER_CLASSES.index("P")] = 1.0                   # read surely
+    probs = np.concatenate([faces, white])
+    heat = np.float32([1.0] * 5 + [0.55, 0.55, FOUND + 0.1, 0.55])
+    off = lab_of([(137, 137, 137)])[0]                          # a few units off the mat
+    assert MAT_SAME < np.linalg.norm(off - mat) < 2 * MAT_SAME and probs[5].max() < SURE
+    lab = np.concatenate([np.repeat(ground[None], 5, 0), np.stack([mat, mat, mat, off])])
+    assert mat_outlines(probs, heat, lab, mat) == {5}
+    assert not mat_coloured(lab, mat, [ground]).any()           # the general rule alone keeps it
+
+
 def test_the_white_share_is_the_same_for_both_colour_rules_when_a_back_is_read_surely():
     from tablemate.vision.contract import READER_CLASSES
     from tablemate.vision.tile_colours import BLANK, white_share
