@@ -5,16 +5,15 @@ The photo here is a rendered table standing in for a real one: its labels
 are the tiles' axis-aligned boxes, as the real photos' are, and the truth
 of what the labels leave out is known.
 """
-import json
-
 import cv2
 import numpy as np
 import pytest
 
-from tablemate.vision.contract import READER_CLASSES, orient_of, reader_blob
+from tablemate.vision.contract import READER_CLASSES, reader_blob
 from tablemate.vision.models import run_reader
-from tablemate.vision.render import render_topdown
 from tablemate.vision.train import data, photos_real
+
+from .labelled_table import write_labelled_table
 
 SOURCE = "synthetic-table-3"  # a name the split puts on the training side (checked below)
 
@@ -22,19 +21,7 @@ SOURCE = "synthetic-table-3"  # a name the split puts on the training side (chec
 @pytest.fixture
 def one_photo(tmp_path, monkeypatch):
     """A photos-real folder with one labelled "photo": a rendered table, its face-up tiles labelled."""
-    layout = data.reader_layout(np.random.default_rng(41))
-    img, gt, _ = render_topdown(layout, 41, out_size=900, tile_cm=3.0, area_cm=85.0, degrade=False)
-    (tmp_path / "images").mkdir()
-    cv2.imwrite(str(tmp_path / "images" / "table.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    tiles, truth = [], []  # the labels, and which way each labelled face truly points
-    for t in gt["tiles"]:
-        if t["face_up"] and t["role"] != "wall":
-            q = np.array(t["corners"])
-            tiles.append({"code": t["code"], "box": [*q.min(0).tolist(), *q.max(0).tolist()]})
-            truth.append(orient_of(q))
-    (tmp_path / "labels.jsonl").write_text(json.dumps(
-        {"image": "images/table.jpg", "source_photo": SOURCE, "width": img.shape[1], "height": img.shape[0],
-         "tiles": tiles}) + "\n")
+    tiles, truth, _ = write_labelled_table(tmp_path, 41, SOURCE)  # the labels, and which way each face points
     monkeypatch.setenv("TABLEMATE_PHOTOS_REAL", str(tmp_path))
     data._train_photos.cache_clear()
     data._photo_orients.cache_clear()
