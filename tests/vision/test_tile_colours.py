@@ -73,9 +73,9 @@ def test_a_doubtful_outline_of_the_mats_very_colour_is_bare_mat_even_beside_tile
     """Tiles whose colour lies near the mat's hide the mat by colour in general, but an outline found and read
     unsurely as a blank, whose middle is the mat's own colour, is still the mat; a sure one is a tile."""
     from tablemate.vision.contract import READER_CLASSES
-    from tablemate.vision.tile_colours import FOUND, MAT_SAME, SURE, mat_outlines
+    from tablemate.vision.tile_colours import FOUND, MAT_NEAR, MAT_SAME, SURE, mat_outlines
     mat, ground = lab_of([GREY_MAT])[0], lab_of([DIM_IVORY])[0]
-    assert MAT_SAME * 1.5 < np.linalg.norm(ground - mat) < 15  # too near for the general rule
+    assert MAT_SAME * 1.5 < np.linalg.norm(ground - mat) < MAT_NEAR * 1.5  # too near for the general rule
     faces = np.zeros((5, len(READER_CLASSES)), np.float32)
     faces[np.arange(5), [0, 9, 18, 27, 31]] = 1.0               # five sure faces show the ground
     white = np.zeros((4, len(READER_CLASSES)), np.float32)
