@@ -51,3 +51,20 @@ def test_a_label_on_bare_mat_is_not_found_and_counted_under_its_source_photo(hel
     assert set(missed) == {SOURCE} and missed[SOURCE] >= 1
     assert missed[SOURCE] == round((1 - r["found"]) * r["tiles"])
     assert r["found"] >= 0.9  # the rendered tiles themselves are found
+
+
+def test_every_found_tile_falls_in_one_outline_offset_bucket_and_rendered_outlines_lie_on_their_labels(
+        held_out_photo):
+    r = _bench().photo_figures(3.0, 0)
+    buckets = r["read_by_outline_offset"]
+    found = round(r["found"] * r["tiles"])
+    assert sum(b["found"] for b in buckets.values()) == found
+    assert buckets["under 0.2"]["found"] >= 0.9 * found  # the detector's outlines of square rendered tiles
+    bonus = r["bonus_tiles"]
+    assert bonus["tiles"] == sum(t["code"].startswith("h") for t in held_out_photo)
+
+
+@pytest.mark.parametrize("shift, bucket", [(0.0, 0), (0.19, 0), (0.21, 1), (0.29, 1), (0.31, 2), (0.8, 2)])
+def test_an_outline_is_bucketed_by_its_distance_from_the_label_middle_in_short_sides(shift, bucket):
+    box = (100.0, 200.0, 130.0, 240.0)  # 30 wide, 40 tall: the short side is 30
+    assert _bench().offset_bucket((115.0 + shift * 30 * 0.6, 220.0 + shift * 30 * 0.8), box) == bucket
