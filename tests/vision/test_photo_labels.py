@@ -61,6 +61,19 @@ def test_the_data_step_writes_outline_crops_as_real_crops(one_photo, tmp_path):
     assert int(d["rendered"]) == 0  # every crop counts as real for --real-share
     assert 2 * 0.85 * len(tiles) <= len(d["y"]) <= 2 * len(tiles)  # two passes over the one photo
     assert d["x"].shape[1:] == (48, 36, 3) and len(d["flip"]) == len(d["y"])
+    assert (d["group"] == photos_real.photo_group(SOURCE)).all()  # validation takes a photo's crops whole
+
+
+def test_the_data_step_groups_rendered_crops_by_scene_and_photo_crops_by_photo(one_photo, tmp_path):
+    tiles, _ = one_photo
+    out = tmp_path / "data"
+    data.main(["--out", str(out), "--reader-scenes", "2", "--detector-scenes", "0", "--photo-copies", "2",
+               "--workers", "1", "--seed", "40"])
+    d = np.load(out / "reader.npz")
+    rendered = int(d["rendered"])
+    assert set(d["group"][:rendered].tolist()) == {40, 41}
+    assert (d["group"][rendered:] == photos_real.photo_group(SOURCE)).all()
+    assert len(d["group"]) - rendered == 2 * len(tiles)
 
 
 def test_photo_crops_cut_the_photos_they_are_given(one_photo):

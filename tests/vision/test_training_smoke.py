@@ -105,8 +105,8 @@ def test_a_real_training_run_without_the_tile_photos_says_where_they_go(tmp_path
     empty = tmp_path / "data"
     (empty / "tiles-real").mkdir(parents=True)
     monkeypatch.setenv("TABLEMATE_DATA", str(empty))
-    x, y = fit._real_crops(np.random.default_rng(0), 2, required=False)
-    assert x.shape[0] == 0 and y.shape == (0,) and x.ndim == 4
+    x, y, groups = fit._real_crops(np.random.default_rng(0), 2, required=False)
+    assert x.shape[0] == 0 and y.shape == (0,) and x.ndim == 4 and groups.shape == (0,)
     with pytest.raises(SystemExit, match="tiles-real not found .*docs/training.md"):
         fit._real_crops(np.random.default_rng(0), 2)
 
@@ -173,3 +173,23 @@ def test_training_writes_into_an_out_dir_it_has_to_make(tmp_path):
     out = tmp_path / "not" / "there" / "yet"
     fit.main(["detector", "--data", str(tmp_path), "--smoke", "--out-dir", str(out)])
     assert (out / "detector_smoke.onnx").stat().st_size > 100_000
+
+
+def test_validation_keeps_every_crop_of_a_scene_or_photo_on_one_side():
+    """Crops of one photo (its versions and passes) or one rendered scene never straddle training and validation."""
+    from tablemate.vision.train.fit import validation_split
+
+    rng = np.random.default_rng(0)
+    groups = np.repeat(np.arange(600, dtype=np.int64), 15)  # 600 photos, 15 crops each
+    val, tr = validation_split(groups, rng)
+    assert len(np.intersect1d(groups[val], groups[tr])) == 0
+    assert sorted(np.concatenate([val, tr]).tolist()) == list(range(len(groups)))
+    assert 0.05 < len(val) / len(groups) < 0.12  # about a twelfth, whole groups at a time
+    again, _ = validation_split(groups, np.random.default_rng(5))
+    assert np.array_equal(val, again)  # by the group's number, not the run's random state
+    old = np.full(1200, -1, np.int64)  # data written before groups: crop by crop
+    val, tr = validation_split(old, rng)
+    assert 40 < len(val) < 160 and len(val) + len(tr) == 1200
+    tiny = np.array([7, 7, 7], np.int64)  # one group: both sides still get crops
+    val, tr = validation_split(tiny, rng)
+    assert len(val) == 1 and len(tr) == 2

@@ -328,32 +328,47 @@ def main(argv=None) -> None:
     # torch (the smoke test does) can deadlock the child in OpenMP.
     with (mp.Pool(a.workers, initializer=_init) if a.workers > 1 else _InProcess()) as pool:
         if a.reader_scenes or a.outline_copies:
-            res = pool.map(_reader_scene, range(a.seed, a.seed + a.reader_scenes), chunksize=4)
+            # Each crop's group: the scene it was rendered in (its seed) or the photo it was cut from.
+            seeds = list(range(a.seed, a.seed + a.reader_scenes))
+            res = pool.map(_reader_scene, seeds, chunksize=4)
             if a.index_scenes:
                 from .index_faces import index_scene  # it imports this module
-                res += pool.map(index_scene, range(a.seed + 300000, a.seed + 300000 + a.index_scenes), chunksize=8)
+                more = list(range(a.seed + 300000, a.seed + 300000 + a.index_scenes))
+                res += pool.map(index_scene, more, chunksize=8)
+                seeds += more
+            groups = seeds
             rendered = sum(len(r[1]) for r in res)  # the crops before this count are rendered, the rest real
+            photos = _train_photos() if a.photo_copies or a.outline_copies else []
             if a.photo_copies:
-                n = len(_train_photos()) * a.photo_copies
-                real = pool.map(_photo_crops, range(n), chunksize=8)
-                print("photo crops", sum(len(r[1]) for r in real), "from", len(_train_photos()), "images", flush=True)
-                res = res + real
+                n = len(photos) * a.photo_copies
+                res += pool.map(_photo_crops, range(n), chunksize=8)
+                groups += [photos_real.photo_group(photos[i % len(photos)].source_photo) for i in range(n)]
+                print("photo crops", sum(len(r[1]) for r in res[len(seeds):]), "from", len(photos), "images",
+                      flush=True)
             if a.outline_copies:
-                n = len(_train_photos()) * a.outline_copies
-                real = [r for r in pool.map(_photo_outline_crops, range(a.seed, a.seed + n), chunksize=4) if len(r[1])]
-                print("outline crops", sum(len(r[1]) for r in real), flush=True)
-                res = res + real
+                n = len(photos) * a.outline_copies
+                before = len(res)
+                res += pool.map(_photo_outline_crops, range(a.seed, a.seed + n), chunksize=4)
+                groups += [photos_real.photo_group(photos[i % len(photos)].source_photo)
+                           for i in range(a.seed, a.seed + n)]
+                print("outline crops", sum(len(r[1]) for r in res[before:]), flush=True)
             np.savez(out / "reader.npz", x=np.concatenate([r[0] for r in res]),
                      y=np.concatenate([r[1] for r in res]), flip=np.concatenate([r[2] for r in res]),
+                     group=np.concatenate([np.full(len(r[1]), g, np.int64) for r, g in zip(res, groups)]),
                      rendered=np.int64(rendered))
             print("reader crops", sum(len(r[1]) for r in res), flush=True)
         if a.bonus_scenes:
-            res = pool.map(_bonus_scene, range(a.seed + 150000, a.seed + 150000 + a.bonus_scenes), chunksize=4)
+            groups = list(range(a.seed + 150000, a.seed + 150000 + a.bonus_scenes))
+            res = pool.map(_bonus_scene, groups, chunksize=4)
             if a.photo_copies:
-                real = pool.map(_photo_bonus_crops, range(len(_train_photos()) * a.photo_copies), chunksize=8)
+                photos = _train_photos()
+                n = len(photos) * a.photo_copies
+                real = pool.map(_photo_bonus_crops, range(n), chunksize=8)
                 print("photo bonus crops", sum(len(r[1]) for r in real), flush=True)
                 res = res + real
-            np.savez(out / "bonus.npz", x=np.concatenate([r[0] for r in res]), y=np.concatenate([r[1] for r in res]))
+                groups += [photos_real.photo_group(photos[i % len(photos)].source_photo) for i in range(n)]
+            np.savez(out / "bonus.npz", x=np.concatenate([r[0] for r in res]), y=np.concatenate([r[1] for r in res]),
+                     group=np.concatenate([np.full(len(r[1]), g, np.int64) for r, g in zip(res, groups)]))
             print("bonus crops", sum(len(r[1]) for r in res), flush=True)
         if a.detector_scenes:
             seeds = range(a.seed + 100000, a.seed + 100000 + a.detector_scenes)

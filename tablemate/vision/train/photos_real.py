@@ -83,6 +83,19 @@ def is_held_out(source_photo: str, share: float = HOLDOUT_SHARE) -> bool:
     return h / 2 ** 32 < share
 
 
+#: Group numbers of photo crops lie from here on; those below are rendered scenes' seeds (``train.data``).
+PHOTO_GROUPS = 1 << 40
+
+
+def photo_group(source_photo: str) -> int:
+    """The number every crop of ``source_photo`` carries, in each of its versions and passes.
+
+    Why: a reader's validation crops must come from photos it never trained
+    on, or its validation accuracy measures memory (``fit.validation_split``).
+    """
+    return PHOTO_GROUPS + int.from_bytes(hashlib.sha1(source_photo.encode()).digest()[4:9], "big")
+
+
 def split(photos: list[Photo], share: float = HOLDOUT_SHARE) -> tuple[list[Photo], list[Photo]]:
     """(training, held-out), whole source photos on one side."""
     train = [p for p in photos if not is_held_out(p.source_photo, share)]
