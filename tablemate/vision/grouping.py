@@ -68,7 +68,18 @@ ORIENT_SIDE = {0: "bottom", 3: "right", 2: "top", 1: "left"}
 
 ZONE_W = 6.5
 HAND_ROW_MAX_W = 3.0
+#: A seat whose only row shows at most this many faces shows a meld, not a hand (see ``group_tiles``).
+MELD_MAX = 4
 ROW_SPLIT_W = 0.8
+#: Lying tiles nearer the standing row than this (tile widths, centre to centre) are standing tiles seen wrong.
+#: Why not ROW_SPLIT_W: a standing tile is a thickness deep (0.6-0.75 W), so a tile lying in its row is centred
+#: within about 0.35 W of it, while a meld laid touching it in front is centred a thickness and a half-length
+#: (about 1 W) away; with large tiles on a small table players keep the two that close (render.layout).
+STANDING_ROW_W = 0.6
+STANDING_NEAR_U = 1.5
+#: How far in front of its standing row a seat's melds reach (centre to centre, tile widths): a meld is laid up to
+#: 1.7 tile lengths further in than the hand stands (render.layout), 2.3 widths, and outlines stray a little.
+MELD_REACH_W = 3.0
 WIN_GAP_W = 0.35
 MELD_GAP_W = 0.25
 DISCARD_ROW_HALF_W = 4.5
@@ -284,36 +295,41 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
         t.u = float(centre @ np.array(r)) / unit
     group = 0
     zone_wall: list[Seen] = []
+    reach = {side: seat_reach([t for t in tiles if t.side == side], zone_w) for side in SIDES}
     for side in SIDES:
         mine = [t for t in tiles if t.side == side]
         standing = [t for t in mine if t.state == "standing" and t.v <= zone_w]
         for t in standing:
             t.role, t.group = "hand", -1
-        faces_v = [t.v for t in mine if t.state == "face_up" and t.v <= zone_w]
+        faces_v = [t.v for t in mine if t.state == "face_up" and t.v <= reach[side]]
         if len(faces_v) >= 3:  # melds lie in front of a standing hand, never behind it
             standing = [t for t in standing if t.v <= float(np.median(faces_v)) + ROW_SPLIT_W]
         seats[side]["hand_hidden"] = len(standing) >= 1
-        zone = [t for t in mine if t.state != "standing" and t.v <= zone_w]
-        if standing:  # lying tiles in or behind the standing row: the standing tiles, seen wrong
-            row_v = float(np.median([t.v for t in standing]))
-            for t in [t for t in zone if t.v < row_v + ROW_SPLIT_W]:
-                t.role, t.group = "hand", -1
-                zone.remove(t)
+        zone = [t for t in mine if t.state != "standing" and t.v <= reach[side]]
+        for t in [t for t in zone if _in_standing_row(t, standing)]:
+            t.role, t.group = "hand", -1
+            zone.remove(t)
         rows = _rows(zone, ROW_SPLIT_W)
         for row in [r for r in rows if _is_wall_row(r)]:  # the wall, pushed near this seat on a small table
             rows.remove(row)
             zone_wall += row
+        for row in rows:  # ... or in line with the seat's melds: its stacks beside them are no meld
+            for run in [r for r in _runs_units(row, side, unit, MELD_GAP_W) if _is_wall_row(r)]:
+                zone_wall += run
+                row[:] = [t for t in row if t not in run]
+        rows = [r for r in rows if r]
         for row in [r for r in rows if len(r) == 1 and r[0].code == "back"]:
             rows.remove(row)  # a lone back in a row of its own: a stray outline on the mat, never the hand row
         for i, row in enumerate(rows):
             mean_v = float(np.mean([t.v for t in row]))
-            is_hand = (not seats[side]["hand_hidden"]) and i == 0 and (len(rows) > 1 or mean_v <= HAND_ROW_MAX_W)
+            is_hand = ((not seats[side]["hand_hidden"]) and i == 0 and (len(rows) > 1 or mean_v <= HAND_ROW_MAX_W)
+                       and not (len(rows) == 1 and sum(t.state == "face_up" for t in row) <= MELD_MAX))
             if is_hand:
                 group = _hand_row(row, side, unit, seats[side], group)
             else:
                 group = _meld_row(row, side, unit, seats[side], group)
     # The centre: discards and the wall.
-    centre = [t for t in tiles if t.state != "standing" and t.v > zone_w]
+    centre = [t for t in tiles if t.state != "standing" and t.v > reach[t.side]]
     wall = [t for t in centre if t.state == "face_down"] + zone_wall
     if wall:
         group += 1
@@ -353,8 +369,41 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
     return seats
 
 
+def seat_reach(mine: list[Seen], zone_w: float) -> float:
+    """How far from its edge a seat's tiles lie, in tile widths: the zone, or further where its standing row is.
+
+    Why: the zone is measured from the play area's edge as found in the
+    picture, and an area found too large (a table edge taken for the mat's)
+    moves every seat's rows inwards by the difference; the melds then fell
+    beyond the zone and were counted as discards, and the turn lost every
+    claim. The standing tiles say where the seat sits: its melds lie at most
+    ``MELD_REACH_W`` in front of them. At least three standing tiles must
+    agree, so one stray outline moves nothing.
+    """
+    standing = [t.v for t in mine if t.state == "standing" and t.v <= zone_w]
+    if len(standing) < 3:
+        return zone_w
+    return max(zone_w, float(np.median(standing)) + MELD_REACH_W)
+
+
+def _in_standing_row(t: Seen, standing: list[Seen]) -> bool:
+    """Whether a lying tile lies in or behind the standing row beside it: a standing tile seen wrong.
+
+    Why beside it (within ``STANDING_NEAR_U`` along the row) and not the
+    whole row's line: a seat's rows run a little aslant of the play area's
+    edge found in the picture, so over a row's length a meld laid in front
+    of the standing tiles at one end lies as near the edge as they do at the
+    other; and where the detector sees only a few standing tiles, a meld
+    beside none of them is no part of the hand.
+    """
+    near = [s.v for s in standing if abs(s.u - t.u) <= STANDING_NEAR_U]
+    return bool(near) and t.v < float(np.median(near)) + STANDING_ROW_W
+
+
 def _is_wall_row(row: list[Seen]) -> bool:
-    """Two or more tiles, all face down, in a row of their own: wall stacks, not a meld (a concealed kong shows two faces)."""
+    """Two or more tiles, all face down, in a row or run of their own: wall stacks, not a meld (a concealed kong
+    shows two faces). Why runs too: on a small table the wall's stacks lie in line with a seat's melds, and three
+    of them counted as a meld read wrong, so the turn tracker saw a claim come and go."""
     return len(row) >= 2 and all(t.state == "face_down" for t in row)
 
 

@@ -379,3 +379,80 @@ def test_a_standing_tile_in_a_corner_goes_by_its_up_as_the_detector_was_taught()
     assert _zone_side(left, corner, zone=60.0) == "left"
     corner = {"bottom": 20.0, "left": 24.0, "top": SIZE - 20.0, "right": SIZE - 24.0}
     assert _zone_side(left, corner, zone=60.0) == "left"
+
+
+def _top_seat(standing_u, meld_u, meld_v, slant=0.0, unit=20.0):
+    """The top seat during play at 3.5 cm: standing tiles at the edge, a pung of S laid close in front of them.
+
+    ``slant``: how far (tile widths per tile width along the row) the rows run aslant of the edge found.
+    """
+    def at(u, v, state, code="back"):
+        v = v + slant * u
+        return Seen(SIZE / 2 - u * unit, v * unit, unit, 0.7 * unit if state == "standing" else 1.35 * unit, 2,
+                    state, code)
+    standing = [at(u, 0.15, "standing") for u in standing_u]
+    meld = [at(u, meld_v, "face_up", "S") for u in meld_u]
+    return standing, meld
+
+
+@pytest.mark.parametrize("slant", [0.0, 0.07])
+def test_a_meld_laid_close_in_front_of_the_standing_tiles_is_a_meld_not_part_of_the_hand(slant):
+    """Big tiles on a small table: the pung lies a tile width in front of the standing row, beside none of the
+    few standing tiles the detector found (turn_accuracy at 3.5 cm lost the claim and the turn with it)."""
+    standing, meld = _top_seat(standing_u=[3.7, 4.65, 5.5], meld_u=[-1.7, -0.55, 0.45], meld_v=0.95, slant=slant)
+    seats = group_tiles(standing + meld, SIZE)
+    assert seats["top"]["hand_hidden"]
+    assert seats["top"]["melds"] == [{"kind": "pung", "tiles": ["S"] * 3, "exposed": True}]
+
+
+def test_a_tile_seen_lying_in_the_standing_row_beside_standing_tiles_is_still_the_hand():
+    standing, _ = _top_seat(standing_u=[-2, -1, 1, 2], meld_u=[], meld_v=0)
+    wrong = Seen(SIZE / 2, 0.4 * 20, 20, 27, 2, "face_up", "3p")  # between two standing tiles, a little in front
+    _, meld = _top_seat(standing_u=[], meld_u=[-1.0, 0.0, 1.0], meld_v=1.6)
+    seats = group_tiles(standing + [wrong] + meld, SIZE)
+    assert wrong.role == "hand" and wrong.group == -1
+    assert seats["top"]["melds"] == [{"kind": "pung", "tiles": ["S"] * 3, "exposed": True}]
+
+
+def test_a_seats_only_row_of_three_faces_with_no_standing_tile_seen_is_a_meld_not_a_hand():
+    """During play the standing tiles may go unseen at the table's edge; three faces alone are a claimed meld:
+    a hand laid down shows at least five tiles (four melds and a pair, the melds in a row of their own)."""
+    _, meld = _top_seat(standing_u=[], meld_u=[-1.0, 0.0, 1.0], meld_v=1.0)
+    seats = group_tiles(meld, SIZE)
+    assert seats["top"]["melds"] == [{"kind": "pung", "tiles": ["S"] * 3, "exposed": True}]
+    assert seats["top"]["concealed"] == []
+    five = _top_seat(standing_u=[], meld_u=[-2.0, -1.0, 0.0, 1.0, 2.0], meld_v=1.0)[1]
+    for t, code in zip(five, ["1m", "2m", "3m", "9p", "9p"]):
+        t.code = code
+    seats = group_tiles(five, SIZE)  # a short revealed hand (three melds elsewhere unseen) stays a hand
+    assert sorted(seats["top"]["concealed"]) == ["1m", "2m", "3m", "9p", "9p"]
+
+
+def test_melds_in_front_of_a_standing_row_far_from_the_edge_found_stay_the_seats():
+    """A play area found too large moves every row inwards: the left seat stands 5 tile widths from the edge
+    found, its pung 2.2 widths in front lies beyond the zone, and was counted as three discards."""
+    unit = 22.6  # 3.0 cm tiles on 85 cm: the zone reaches 5.4 widths
+
+    def at(v, u, state, code="back"):
+        return Seen(v * unit, SIZE / 2 + u * unit, unit, 0.7 * unit if state == "standing" else 1.35 * unit, 1,
+                    state, code)
+    standing = [at(5.1 + 0.02 * k, u, "standing") for k, u in enumerate(range(-5, 7))]
+    pung = [at(7.3, u, "face_up", "8s") for u in (0.0, 1.0, 2.0)]
+    discard = at(9.8, -2.0, "face_up", "6s")  # the left seat's discard, in the centre
+    seats = group_tiles(standing + pung + [discard], SIZE)
+    assert seats["left"]["hand_hidden"]
+    assert seats["left"]["melds"] == [{"kind": "pung", "tiles": ["8s"] * 3, "exposed": True}]
+    assert seats["left"]["discards"] == ["6s"]
+    few = standing[:2] + pung  # two standing outlines are not a row to measure from
+    assert group_tiles(few, SIZE)["left"]["melds"] == []
+
+
+def test_wall_stacks_in_line_with_a_meld_are_the_wall_not_a_meld_read_wrong():
+    """Small table, 3.0 cm tiles: the wall's near stacks lie in the top seat's meld row, apart from its pung.
+    Counted as unreadable meld tiles they made a meld that came and went, and the turn tracker lost the claim."""
+    standing, pung = _top_seat(standing_u=list(range(-5, 6)), meld_u=[-1.0, 0.0, 1.0], meld_v=2.2)
+    stacks = [Seen(SIZE / 2 - u * 20, 2.25 * 20, 20, 27, 2, "face_down") for u in (3.1, 4.1, 5.1, -3.2, -4.2)]
+    seats = group_tiles(standing + pung + stacks, SIZE)
+    assert seats["top"]["melds"] == [{"kind": "pung", "tiles": ["S"] * 3, "exposed": True}]
+    assert all(t.role == "wall" for t in stacks)
+    assert not [t for t in standing + pung + stacks if t.role == "unknown"]
