@@ -323,7 +323,7 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
         for i, row in enumerate(rows):
             mean_v = float(np.mean([t.v for t in row]))
             is_hand = ((not seats[side]["hand_hidden"]) and i == 0 and (len(rows) > 1 or mean_v <= HAND_ROW_MAX_W)
-                       and not (len(rows) == 1 and sum(t.state == "face_up" for t in row) <= MELD_MAX))
+                       and not (len(rows) == 1 and _shows_melds_only(row, side, unit)))
             if is_hand:
                 group = _hand_row(row, side, unit, seats[side], group)
             else:
@@ -367,6 +367,21 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
             t.role, t.group = "discard", group
         seats[side]["discards"] = [t.code for t in ordered]
     return seats
+
+
+def _shows_melds_only(row: list[Seen], side: str, unit: float) -> bool:
+    """Whether a seat's only row is its melds, not a hand laid down.
+
+    Why: during play the standing tiles at the table's edge may go unseen,
+    and the melds in front of them were taken for a revealed hand; the turn
+    tracker then lost every claim of that seat. A hand laid down shows at
+    least five tiles (four melds and a pair, the melds in a row of their
+    own) and always a pair or a single among its groups, so a row of at most
+    ``MELD_MAX`` faces, or one whose groups are all melds, shows melds.
+    """
+    if sum(t.state == "face_up" for t in row) <= MELD_MAX:
+        return True
+    return all(len(run) >= 3 and _split_melds(run) is not None for run in _runs_units(row, side, unit, MELD_GAP_W))
 
 
 def seat_reach(mine: list[Seen], zone_w: float) -> float:

@@ -456,3 +456,17 @@ def test_wall_stacks_in_line_with_a_meld_are_the_wall_not_a_meld_read_wrong():
     assert seats["top"]["melds"] == [{"kind": "pung", "tiles": ["S"] * 3, "exposed": True}]
     assert all(t.role == "wall" for t in stacks)
     assert not [t for t in standing + pung + stacks if t.role == "unknown"]
+
+
+def test_a_seats_only_row_of_melds_apart_is_its_melds_not_a_hand_and_a_hand_with_a_pair_stays_a_hand():
+    """3.5 cm during play, the standing tiles unseen: three pungs laid apart were read as a revealed hand."""
+    def row(codes_at):
+        return [Seen(SIZE / 2 - u * 20, 1.0 * 20, 20, 27, 2, "face_up", c) for u, c in codes_at]
+    pungs = row([(-4.5, "S"), (-3.5, "S"), (-2.5, "S"), (-0.5, "8m"), (0.5, "8m"), (1.5, "8m"),
+                 (3.2, "5m"), (4.2, "5m"), (5.2, "5m")])
+    seats = group_tiles(pungs, SIZE)
+    assert [m["tiles"] for m in seats["top"]["melds"]] == [["S"] * 3, ["8m"] * 3, ["5m"] * 3]
+    hand = row([(u - 6, c) for u, c in enumerate(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s",
+                                                  "E", "E", "E", "5s", "5s"])])
+    seats = group_tiles(hand, SIZE)
+    assert seats["top"]["melds"] == [] and len(seats["top"]["concealed"]) == 14
