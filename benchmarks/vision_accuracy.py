@@ -25,8 +25,9 @@ Each figure is printed on its own line:
   the same over the whole range players own (1.8-4.0 cm tiles on 70-110 cm).
 - **The readers alone** on the true outlines (rendered) and on held-out real
   tile crops (tiles-real).
-- **Turns** at each size: ``benchmarks/turn_accuracy.py --tile-cm C`` (held-out
-  looks, video frames, the mat found automatically), in its own process.
+- **Turns** at each size: ``benchmarks/turn_accuracy.py --tile-cm C`` (twelve
+  held-out looks, a hand of 24 turns each in video frames, the mat found
+  automatically), in its own process.
 - **Speed and memory**: ``benchmarks/vision_latency.py`` (one 4608x2592 still on
   one core), in its own process so its peak memory is its own.
 
