@@ -68,7 +68,7 @@ ORIENT_SIDE = {0: "bottom", 3: "right", 2: "top", 1: "left"}
 
 ZONE_W = 6.5
 HAND_ROW_MAX_W = 3.0
-#: A seat whose only row shows at most this many faces shows a meld, not a hand (see ``group_tiles``).
+#: A seat whose only row shows at most this many faces shows a meld, not a hand (``_shows_melds_only``).
 MELD_MAX = 4
 ROW_SPLIT_W = 0.8
 #: Lying tiles nearer the standing row than this (tile widths, centre to centre) are standing tiles seen wrong.
@@ -76,6 +76,7 @@ ROW_SPLIT_W = 0.8
 #: within about 0.35 W of it, while a meld laid touching it in front is centred a thickness and a half-length
 #: (about 1 W) away; with large tiles on a small table players keep the two that close (render.layout).
 STANDING_ROW_W = 0.6
+#: ... and only beside standing tiles: within this many tile widths of one along the row (``_in_standing_row``).
 STANDING_NEAR_U = 1.5
 #: How far in front of its standing row a seat's melds reach (centre to centre, tile widths): a meld is laid up to
 #: 1.7 tile lengths further in than the hand stands (render.layout), 2.3 widths, and outlines stray a little.

@@ -105,7 +105,7 @@ def validation_split(groups: np.ndarray, rng: np.random.Generator,
     passes; each tile photo twenty copies). Split crop by crop, nearly every
     validation crop has a twin in training, and the validation accuracy says
     how well the reader remembers, not how well it reads: the deep readers
-    scored 97 % there and 95.6 % on held-out photos. Groups of -1 (data
+    scored 95-98 % there and 95.6-96.0 % on held-out photos' crops. Groups of -1 (data
     written before groups existed) are split crop by crop, and so is a set
     too small for whole groups to leave both sides some crops (a smoke run).
     """
