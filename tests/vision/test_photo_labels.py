@@ -52,12 +52,16 @@ def test_outline_crops_carry_their_tiles_code_and_which_way_up(one_photo):
     assert np.mean((upside[:, 1] > 0.5) == (flip == 1)) >= 0.9
 
 
+def _reader_data(tmp_path, *args: str):
+    """The data step's reader.npz for ``args`` (no detector scenes, in this process)."""
+    out = tmp_path / "data"
+    data.main(["--out", str(out), "--detector-scenes", "0", "--workers", "1", *args])
+    return np.load(out / "reader.npz")
+
+
 def test_the_data_step_writes_outline_crops_as_real_crops(one_photo, tmp_path):
     tiles, _ = one_photo
-    out = tmp_path / "data"
-    data.main(["--out", str(out), "--reader-scenes", "0", "--detector-scenes", "0", "--outline-copies", "2",
-               "--workers", "1", "--seed", "0"])
-    d = np.load(out / "reader.npz")
+    d = _reader_data(tmp_path, "--reader-scenes", "0", "--outline-copies", "2", "--seed", "0")
     assert int(d["rendered"]) == 0  # every crop counts as real for --real-share
     assert 2 * 0.85 * len(tiles) <= len(d["y"]) <= 2 * len(tiles)  # two passes over the one photo
     assert d["x"].shape[1:] == (48, 36, 3) and len(d["flip"]) == len(d["y"])
@@ -66,10 +70,7 @@ def test_the_data_step_writes_outline_crops_as_real_crops(one_photo, tmp_path):
 
 def test_the_data_step_groups_rendered_crops_by_scene_and_photo_crops_by_photo(one_photo, tmp_path):
     tiles, _ = one_photo
-    out = tmp_path / "data"
-    data.main(["--out", str(out), "--reader-scenes", "2", "--detector-scenes", "0", "--photo-copies", "2",
-               "--workers", "1", "--seed", "40"])
-    d = np.load(out / "reader.npz")
+    d = _reader_data(tmp_path, "--reader-scenes", "2", "--photo-copies", "2", "--seed", "40")
     rendered = int(d["rendered"])
     assert set(d["group"][:rendered].tolist()) == {40, 41}
     assert (d["group"][rendered:] == photos_real.photo_group(SOURCE)).all()
