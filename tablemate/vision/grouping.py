@@ -265,9 +265,51 @@ def lay_down_centre_tiles(tiles: list[Seen], size: float) -> None:
     last word on face up or down, reads it.
     """
     unit = unit_width(tiles)
+    rows = standing_rows_beyond_zone(tiles, size, unit)
     for t in tiles:
-        if t.state == "standing" and min(t.cx, t.cy, size - t.cx, size - t.cy) > zone_width(size, unit) * unit:
+        if (t.state == "standing" and min(t.cx, t.cy, size - t.cx, size - t.cy) > zone_width(size, unit) * unit
+                and id(t) not in rows):
             t.state = "face_down"
+
+
+#: A row of standing tiles beyond the zone is a hand, not discards seen wrong: this many tiles at least ...
+HAND_ROW_MIN = 6
+#: ... spread this far along the edge (tile widths), no further than this beyond the zone.
+HAND_ROW_SPAN_W = 5.0
+HAND_ROW_BEYOND_W = 4.0
+
+
+def standing_rows_beyond_zone(tiles: list[Seen], size: float, unit: float) -> set[int]:
+    """The ids of standing tiles beyond every seat's zone that stand in a row along an edge: a hand.
+
+    Why: the zone is measured from the play area's edge as found, and an
+    area found too large (a dark mat on a dark table: the table's edge found)
+    puts the standing hands beyond it. Laid down as discards seen wrong, a
+    whole hand was read as a row of discards and the turn was lost for the
+    rest of the hand. Discards lie in rows of six at most, face up; the
+    detector takes a few for standing, never a row of them.
+    """
+    zone = zone_width(size, unit) * unit
+    by_edge: dict[int, list[tuple[float, float, Seen]]] = {}
+    for t in tiles:
+        if t.state != "standing":
+            continue
+        d = (t.cy, size - t.cx, size - t.cy, t.cx)  # top, right, bottom, left: distance and position along
+        e = int(np.argmin(d))
+        if zone < d[e] <= zone + HAND_ROW_BEYOND_W * unit:
+            by_edge.setdefault(e, []).append((d[e], t.cx if e % 2 == 0 else t.cy, t))
+    out: set[int] = set()
+    for found in by_edge.values():
+        found.sort(key=lambda f: f[0])
+        row: list[tuple[float, float, Seen]] = []
+        for f in found + [(float("inf"), 0.0, None)]:
+            if row and f[0] - float(np.median([r[0] for r in row])) > STANDING_ROW_W * unit:
+                along = [r[1] for r in row]
+                if len(row) >= HAND_ROW_MIN and max(along) - min(along) >= HAND_ROW_SPAN_W * unit:
+                    out |= {id(r[2]) for r in row}
+                row = []
+            row.append(f)
+    return out
 
 
 def empty_seat() -> dict:
@@ -296,10 +338,11 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
         t.u = float(centre @ np.array(r)) / unit
     group = 0
     zone_wall: list[Seen] = []
-    reach = {side: seat_reach([t for t in tiles if t.side == side], zone_w) for side in SIDES}
+    hands_beyond = standing_rows_beyond_zone(tiles, size, unit)
+    reach = {side: seat_reach([t for t in tiles if t.side == side], zone_w, hands_beyond) for side in SIDES}
     for side in SIDES:
         mine = [t for t in tiles if t.side == side]
-        standing = [t for t in mine if t.state == "standing" and t.v <= zone_w]
+        standing = [t for t in mine if t.state == "standing" and (t.v <= zone_w or id(t) in hands_beyond)]
         for t in standing:
             t.role, t.group = "hand", -1
         faces_v = [t.v for t in mine if t.state == "face_up" and t.v <= reach[side]]
@@ -385,7 +428,7 @@ def _shows_melds_only(row: list[Seen], side: str, unit: float) -> bool:
     return all(len(run) >= 3 and _split_melds(run) is not None for run in _runs_units(row, side, unit, MELD_GAP_W))
 
 
-def seat_reach(mine: list[Seen], zone_w: float) -> float:
+def seat_reach(mine: list[Seen], zone_w: float, hands_beyond: set[int] = frozenset()) -> float:
     """How far from its edge a seat's tiles lie, in tile widths: the zone, or further where its standing row is.
 
     Why: the zone is measured from the play area's edge as found in the
@@ -394,9 +437,10 @@ def seat_reach(mine: list[Seen], zone_w: float) -> float:
     beyond the zone and were counted as discards, and the turn lost every
     claim. The standing tiles say where the seat sits: its melds lie at most
     ``MELD_REACH_W`` in front of them. At least three standing tiles must
-    agree, so one stray outline moves nothing.
+    agree, so one stray outline moves nothing. ``hands_beyond``: the ids of
+    standing tiles beyond the zone that stand in a row (``standing_rows_beyond_zone``).
     """
-    standing = [t.v for t in mine if t.state == "standing" and t.v <= zone_w]
+    standing = [t.v for t in mine if t.state == "standing" and (t.v <= zone_w or id(t) in hands_beyond)]
     if len(standing) < 3:
         return zone_w
     return max(zone_w, float(np.median(standing)) + MELD_REACH_W)

@@ -470,3 +470,26 @@ def test_a_seats_only_row_of_melds_apart_is_its_melds_not_a_hand_and_a_hand_with
                                                   "E", "E", "E", "5s", "5s"])])
     seats = group_tiles(hand, SIZE)
     assert seats["top"]["melds"] == [] and len(seats["top"]["concealed"]) == 14
+
+
+def test_a_standing_row_beyond_the_zone_is_a_hand_but_a_few_standing_discards_are_laid_down():
+    """2.2 cm tiles, the play area found to a dark table's edge: the right seat's hand stands 7.2 widths in.
+    Laid down as discards seen wrong, the whole hand was read as a row of discards."""
+    from tablemate.vision.grouping import lay_down_centre_tiles
+    unit = 16.6  # the zone reaches 6.5 widths
+
+    def at(v, u, state, code="back"):
+        return Seen(SIZE - v * unit, SIZE / 2 - u * unit, unit, 0.75 * unit if state == "standing" else 1.35 * unit,
+                    3, state, code)
+    hand = [at(7.2 + 0.01 * k, u, "standing") for k, u in enumerate(range(-4, 8))]
+    pung = [at(9.4, u, "face_up", "7p") for u in (0.0, 1.0, 2.0)]
+    strays = [at(12.0, u, "standing") for u in (-1.0, 0.0, 1.0)]  # three discards taken for standing
+    tiles = hand + pung + strays
+    lay_down_centre_tiles(tiles, SIZE)
+    assert all(t.state == "standing" for t in hand) and all(t.state == "face_down" for t in strays)
+    for t in strays:  # the reader reads them face up
+        t.state, t.code = "face_up", "9s"
+    seats = group_tiles(tiles, SIZE)
+    assert seats["right"]["hand_hidden"]
+    assert seats["right"]["melds"] == [{"kind": "pung", "tiles": ["7p"] * 3, "exposed": True}]
+    assert sum(len(s["discards"]) for s in seats.values()) == 3
