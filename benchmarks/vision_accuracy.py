@@ -137,7 +137,8 @@ def _quad_centres(tiles) -> np.ndarray:
 
 
 #: Buckets of how far a found tile's outline lies from its label's middle, in shares of the label's short side.
-OFFSETS = ("under 0.2", "0.2-0.3", "0.3 and more")
+OFFSET_BOUNDS = (0.2, 0.3)
+OFFSETS = (f"under {OFFSET_BOUNDS[0]}", f"{OFFSET_BOUNDS[0]}-{OFFSET_BOUNDS[1]}", f"{OFFSET_BOUNDS[1]} and more")
 
 
 def offset_bucket(centre, box) -> int:
@@ -151,7 +152,7 @@ def offset_bucket(centre, box) -> int:
     """
     x0, y0, x1, y1 = (float(v) for v in box)
     off = float(np.hypot(centre[0] - (x0 + x1) / 2, centre[1] - (y0 + y1) / 2)) / max(min(x1 - x0, y1 - y0), 1e-9)
-    return int(off >= 0.2) + int(off >= 0.3)
+    return sum(off >= bound for bound in OFFSET_BOUNDS)
 
 
 def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = False) -> dict:
@@ -175,9 +176,9 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
             cpath.write_text(json.dumps(cal))
             rec = recognize_image(str(path), str(cpath), models_dir=models_dir)
             dets = rec["tiles"]
-            on_labels, inside = photos_real.outlines_on_labels(_quad_centres(dets), [b for _, b in tiles])
-            labelled += len(tiles)
             centres = _quad_centres(dets)
+            on_labels, inside = photos_real.outlines_on_labels(centres, [b for _, b in tiles])
+            labelled += len(tiles)
             for (code, box), i in zip(tiles, on_labels):  # each labelled tile: the nearest outline centred on it
                 is_bonus = code.startswith("h")
                 bonus[0] += is_bonus
