@@ -339,10 +339,12 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
     group = 0
     zone_wall: list[Seen] = []
     hands_beyond = standing_rows_beyond_zone(tiles, size, unit)
-    reach = {side: seat_reach([t for t in tiles if t.side == side], zone_w, hands_beyond) for side in SIDES}
+    standing_of = {side: [t for t in tiles if t.side == side and t.state == "standing"
+                          and (t.v <= zone_w or id(t) in hands_beyond)] for side in SIDES}
+    reach = {side: seat_reach(standing_of[side], zone_w) for side in SIDES}
     for side in SIDES:
         mine = [t for t in tiles if t.side == side]
-        standing = [t for t in mine if t.state == "standing" and (t.v <= zone_w or id(t) in hands_beyond)]
+        standing = standing_of[side]
         for t in standing:
             t.role, t.group = "hand", -1
         faces_v = [t.v for t in mine if t.state == "face_up" and t.v <= reach[side]]
@@ -428,7 +430,7 @@ def _shows_melds_only(row: list[Seen], side: str, unit: float) -> bool:
     return all(len(run) >= 3 and _split_melds(run) is not None for run in _runs_units(row, side, unit, MELD_GAP_W))
 
 
-def seat_reach(mine: list[Seen], zone_w: float, hands_beyond: set[int] = frozenset()) -> float:
+def seat_reach(standing: list[Seen], zone_w: float) -> float:
     """How far from its edge a seat's tiles lie, in tile widths: the zone, or further where its standing row is.
 
     Why: the zone is measured from the play area's edge as found in the
@@ -437,13 +439,12 @@ def seat_reach(mine: list[Seen], zone_w: float, hands_beyond: set[int] = frozens
     beyond the zone and were counted as discards, and the turn lost every
     claim. The standing tiles say where the seat sits: its melds lie at most
     ``MELD_REACH_W`` in front of them. At least three standing tiles must
-    agree, so one stray outline moves nothing. ``hands_beyond``: the ids of
-    standing tiles beyond the zone that stand in a row (``standing_rows_beyond_zone``).
+    agree, so one stray outline moves nothing. ``standing``: the seat's
+    standing tiles, within its zone or in a row beyond it (``standing_rows_beyond_zone``).
     """
-    standing = [t.v for t in mine if t.state == "standing" and (t.v <= zone_w or id(t) in hands_beyond)]
     if len(standing) < 3:
         return zone_w
-    return max(zone_w, float(np.median(standing)) + MELD_REACH_W)
+    return max(zone_w, float(np.median([t.v for t in standing])) + MELD_REACH_W)
 
 
 def _in_standing_row(t: Seen, standing: list[Seen]) -> bool:
