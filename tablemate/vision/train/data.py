@@ -285,6 +285,11 @@ def _photo_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return img, np.array(rows, np.float32), np.array([px, py, px + pw, py + ph], np.float32)
 
 
+def _photo_groups(photos: list, indices) -> list[int]:
+    """The group of each photo pass by its index (``photos[index % len(photos)]``, as the crop makers pick it)."""
+    return [photos_real.photo_group(photos[i % len(photos)].source_photo) for i in indices]
+
+
 def _init():
     cv2.setNumThreads(1)
 
@@ -342,15 +347,14 @@ def main(argv=None) -> None:
             if a.photo_copies:
                 n = len(photos) * a.photo_copies
                 res += pool.map(_photo_crops, range(n), chunksize=8)
-                groups += [photos_real.photo_group(photos[i % len(photos)].source_photo) for i in range(n)]
+                groups += _photo_groups(photos, range(n))
                 print("photo crops", sum(len(r[1]) for r in res[len(seeds):]), "from", len(photos), "images",
                       flush=True)
             if a.outline_copies:
                 n = len(photos) * a.outline_copies
                 before = len(res)
                 res += pool.map(_photo_outline_crops, range(a.seed, a.seed + n), chunksize=4)
-                groups += [photos_real.photo_group(photos[i % len(photos)].source_photo)
-                           for i in range(a.seed, a.seed + n)]
+                groups += _photo_groups(photos, range(a.seed, a.seed + n))
                 print("outline crops", sum(len(r[1]) for r in res[before:]), flush=True)
             np.savez(out / "reader.npz", x=np.concatenate([r[0] for r in res]),
                      y=np.concatenate([r[1] for r in res]), flip=np.concatenate([r[2] for r in res]),
@@ -366,7 +370,7 @@ def main(argv=None) -> None:
                 real = pool.map(_photo_bonus_crops, range(n), chunksize=8)
                 print("photo bonus crops", sum(len(r[1]) for r in real), flush=True)
                 res = res + real
-                groups += [photos_real.photo_group(photos[i % len(photos)].source_photo) for i in range(n)]
+                groups += _photo_groups(photos, range(n))
             np.savez(out / "bonus.npz", x=np.concatenate([r[0] for r in res]), y=np.concatenate([r[1] for r in res]),
                      group=np.concatenate([np.full(len(r[1]), g, np.int64) for r, g in zip(res, groups)]))
             print("bonus crops", sum(len(r[1]) for r in res), flush=True)
