@@ -242,11 +242,14 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     drew more extra outlines, so the closer look starts below that; and no
     tile is enlarged past a 3.6 cm one, so where the first look saw tiles of
     many sizes (a photo at a slant) the larger ones are not split.
-    The closer look's lying tiles win. Standing tiles come from the first
-    look only (closer, a two-high wall can pass for a row of standing
-    tiles). A lying tile only the first look saw stays unless a closer-look
-    tile covers most of it (then it was a fragment or a double): the closer
-    look misses some faint tiles the first one found.
+    The closer look's lying tiles win. Its standing tiles count too, but
+    not where the first look saw a lying tile (closer, a two-high wall can
+    pass for a row of standing tiles): on a play area found too large (the
+    table's edge taken for the mat's) a hand of small standing tiles seen
+    edge-on is a thin stripe the first look finds two of and the closer
+    look all. A tile only the first look saw stays unless a closer-look
+    tile of its kind covers it (then it was a fragment or a double): the
+    closer look misses some faint tiles the first one found.
     """
     first = detect(rectified, models_dir)
     along = [max(t.w, t.h) for t in first if t.state != "standing" and t.heat >= 0.5]
@@ -259,11 +262,18 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
         return first
     k = side / DET_SIZE
     closer = cv2.warpPerspective(image, np.diag([k, k, 1.0]) @ hom, (side, side), flags=cv2.INTER_AREA)
-    lying = [replace(t, cx=t.cx / k, cy=t.cy / k, w=t.w / k, h=t.h / k)
-             for t in detect(closer, models_dir) if t.state != "standing"]
-    xy = np.float64([[t.cx, t.cy] for t in lying]).reshape(-1, 2)
-    return lying + [t for t in first if t.state == "standing"
-                    or not np.any(np.hypot(*(xy - (t.cx, t.cy)).T) < COVERED * min(t.w, t.h))]
+    seen = [replace(t, cx=t.cx / k, cy=t.cy / k, w=t.w / k, h=t.h / k) for t in detect(closer, models_dir)]
+    lying = [t for t in seen if t.state != "standing"]
+    first_lying = [t for t in first if t.state != "standing"]
+    standing = [t for t in seen if t.state == "standing" and not _covered_by(t, first_lying)]
+    return (lying + standing + [t for t in first if t.state == "standing" and not _covered_by(t, standing)]
+            + [t for t in first_lying if not _covered_by(t, lying)])
+
+
+def _covered_by(t: Seen, others: list[Seen]) -> bool:
+    """Whether one of ``others`` is centred on ``t`` (within ``COVERED`` of its short side): the same tile."""
+    xy = np.float64([[o.cx, o.cy] for o in others]).reshape(-1, 2)
+    return bool(np.any(np.hypot(*(xy - (t.cx, t.cy)).T) < COVERED * min(t.w, t.h)))
 
 
 SAME_TILE = 0.5  # two peaks closer than this share of a tile's width lie on one tile
