@@ -80,7 +80,9 @@ STANDING_ROW_W = 0.6
 STANDING_NEAR_U = 1.5
 #: How far in front of its standing row a seat's melds reach (centre to centre, tile widths): a meld is laid up to
 #: 1.7 tile lengths further in than the hand stands (render.layout), 2.3 widths, and outlines stray a little.
-MELD_REACH_W = 3.0
+MELD_REACH_W = 3.5
+ROW_SLANT_SPAN_W = 4.0  # a standing row shorter than this (tile widths) gives its distance, not its slant
+ROW_SLANT_MAX = 0.25    # tile widths per tile width: rows are never more aslant of their edge than this
 WIN_GAP_W = 0.35
 MELD_GAP_W = 0.25
 DISCARD_ROW_HALF_W = 4.5
@@ -347,11 +349,11 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
         standing = standing_of[side]
         for t in standing:
             t.role, t.group = "hand", -1
-        faces_v = [t.v for t in mine if t.state == "face_up" and t.v <= reach[side]]
+        faces_v = [t.v for t in mine if t.state == "face_up" and t.v <= reach[side].at(t.u)]
         if len(faces_v) >= 3:  # melds lie in front of a standing hand, never behind it
             standing = [t for t in standing if t.v <= float(np.median(faces_v)) + ROW_SPLIT_W]
         seats[side]["hand_hidden"] = len(standing) >= 1
-        zone = [t for t in mine if t.state != "standing" and t.v <= reach[side]]
+        zone = [t for t in mine if t.state != "standing" and t.v <= reach[side].at(t.u)]
         for t in [t for t in zone if _in_standing_row(t, standing)]:
             t.role, t.group = "hand", -1
             zone.remove(t)
@@ -375,7 +377,7 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
             else:
                 group = _meld_row(row, side, unit, seats[side], group)
     # The centre: discards and the wall.
-    centre = [t for t in tiles if t.state != "standing" and t.v > reach[t.side]]
+    centre = [t for t in tiles if t.state != "standing" and t.v > reach[t.side].at(t.u)]
     wall = [t for t in centre if t.state == "face_down"] + zone_wall
     if wall:
         group += 1
@@ -430,8 +432,22 @@ def _shows_melds_only(row: list[Seen], side: str, unit: float) -> bool:
     return all(len(run) >= 3 and _split_melds(run) is not None for run in _runs_units(row, side, unit, MELD_GAP_W))
 
 
-def seat_reach(standing: list[Seen], zone_w: float) -> float:
-    """How far from its edge a seat's tiles lie, in tile widths: the zone, or further where its standing row is.
+@dataclass(frozen=True)
+class Reach:
+    """How far from its edge a seat's tiles lie, in tile widths, at each place ``u`` along the edge."""
+    zone_w: float
+    #: The seat's standing row as a line ``v = row_v + slant * u``; None where no row was measured.
+    row_v: float | None = None
+    slant: float = 0.0
+
+    def at(self, u: float) -> float:
+        if self.row_v is None:
+            return self.zone_w
+        return max(self.zone_w, self.row_v + self.slant * u + MELD_REACH_W)
+
+
+def seat_reach(standing: list[Seen], zone_w: float) -> Reach:
+    """How far from its edge a seat's tiles lie: the zone, or further where its standing row is.
 
     Why: the zone is measured from the play area's edge as found in the
     picture, and an area found too large (a table edge taken for the mat's)
@@ -439,12 +455,25 @@ def seat_reach(standing: list[Seen], zone_w: float) -> float:
     beyond the zone and were counted as discards, and the turn lost every
     claim. The standing tiles say where the seat sits: its melds lie at most
     ``MELD_REACH_W`` in front of them. At least three standing tiles must
-    agree, so one stray outline moves nothing. ``standing``: the seat's
-    standing tiles, within its zone or in a row beyond it (``standing_rows_beyond_zone``).
+    agree, so one stray outline moves nothing. The row is a line, not one
+    distance: an area found too large is seldom square to the mat, its rows
+    run aslant of the edge found (a tenth of a width per width), and a meld
+    at the row's far end lay beyond a reach taken from the row's middle.
+    ``standing``: the seat's standing tiles, within its zone or in a row
+    beyond it (``standing_rows_beyond_zone``).
     """
     if len(standing) < 3:
-        return zone_w
-    return max(zone_w, float(np.median([t.v for t in standing])) + MELD_REACH_W)
+        return Reach(zone_w)
+    u = np.float64([t.u for t in standing])
+    v = np.float64([t.v for t in standing])
+    if u.max() - u.min() < ROW_SLANT_SPAN_W:
+        return Reach(zone_w, float(np.median(v)))
+    slant, row_v = np.polyfit(u, v, 1)
+    keep = np.abs(v - (row_v + slant * u)) <= STANDING_ROW_W  # a stray outline off the row bends no line
+    if keep.sum() >= 3 and not keep.all():
+        slant, row_v = np.polyfit(u[keep], v[keep], 1)
+    slant = float(np.clip(slant, -ROW_SLANT_MAX, ROW_SLANT_MAX))
+    return Reach(zone_w, float(np.median(v - slant * u)), slant)
 
 
 def _in_standing_row(t: Seen, standing: list[Seen]) -> bool:

@@ -447,6 +447,30 @@ def test_melds_in_front_of_a_standing_row_far_from_the_edge_found_stay_the_seats
     assert group_tiles(few, SIZE)["left"]["melds"] == []
 
 
+def test_a_seats_reach_follows_its_standing_row_aslant_of_the_edge_found():
+    """A dark mat on a dark table at 2.2 cm: the area found (the table, cut by the picture's edges) is not square
+    to the mat, so the left seat's standing row runs a tenth of a width aslant per width. Measured from the row's
+    middle, the pung at its far end lay beyond the seat's reach and became discards, and a discard at the near end
+    fell within it; measured from the row beside each tile, both are what they are."""
+    unit = 16.6
+
+    def at(v, u, state, code="back"):
+        return Seen(v * unit, SIZE / 2 + u * unit, unit, 0.7 * unit if state == "standing" else 1.35 * unit, 1,
+                    state, code)
+
+    def row_v(u):
+        return 5.0 + 0.12 * u
+    standing = [at(row_v(u), u, "standing") for u in range(-5, 7)]
+    pung = [at(row_v(u) + 3.2, u, "face_up", "4m") for u in (4.0, 5.0, 6.0)]
+    discard = at(row_v(-4.0) + 4.2, -4.0, "face_up", "6s")
+    seats = group_tiles(standing + pung + [discard], SIZE)
+    assert seats["left"]["melds"] == [{"kind": "pung", "tiles": ["4m"] * 3, "exposed": True}]
+    assert seats["left"]["discards"] == ["6s"]
+    stray = at(row_v(0.0) + 1.5, 0.0, "standing")  # one standing outline off the row bends no line
+    seats = group_tiles(standing + [stray] + pung + [discard], SIZE)
+    assert seats["left"]["melds"] == [{"kind": "pung", "tiles": ["4m"] * 3, "exposed": True}]
+
+
 def test_wall_stacks_in_line_with_a_meld_are_the_wall_not_a_meld_read_wrong():
     """Small table, 3.0 cm tiles: the wall's near stacks lie in the top seat's meld row, apart from its pung.
     Counted as unreadable meld tiles they made a meld that came and went, and the turn tracker lost the claim."""
