@@ -86,7 +86,8 @@ class FrameVision:
         before = self.keeper.kept
         cal = self._automatic(small, scale, w, h)
         rec = (empty_recognition(w, h) if cal is None
-               else recognize_array(small, (w, h), scale, cal, self.models_dir, detail=image, tile_set=self.tile_set))
+               else recognize_array(small, (w, h), scale, cal, self.models_dir, detail=image, tile_set=self.tile_set,
+                                    found=True))
         self.keeper.saw(shows_table(rec))
         if self.keeper.kept is not before:
             self._stored(self.keeper.kept)

@@ -29,6 +29,7 @@ from PIL import Image
 import simplejpeg
 
 from . import bonus_look, face_templates, tile_colours, turned_look
+from .area_from_tiles import area_from_tiles
 from .autocalibrate import find_calibration
 from .calibration import Calibration, check_fits, load_calibration
 from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_SCALE, crop_tile, detector_blob,
@@ -698,17 +699,20 @@ def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, model
 
 def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
                     models_dir=None, timings: dict | None = None, detail: np.ndarray | None = None,
-                    tile_set=None) -> dict:
+                    tile_set=None, found: bool = False) -> dict:
     """The recognition of an already decoded image (``scale`` = its size / full size).
 
     ``detail``: the same picture at a higher resolution (the camera's full
     still), from which flowers and seasons are read; without it they are
     read from ``image``. ``tile_set``: a learned set (``vision.tile_set``) to read the tiles with.
+    ``found``: ``cal`` was found in the pictures, not given; the tiles may
+    then draw it in (``area_from_tiles``), as they do one found here.
     """
     tm = timings if timings is not None else {}
     t0 = time.perf_counter()
     w, h = full_size
     if cal is None:
+        found = True
         cal = find_calibration(image)
         if cal is not None:
             cal = Calibration((w, h), tuple((x / scale, y / scale) for x, y in cal.corners))
@@ -716,11 +720,15 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     if cal is None:
         return empty_recognition(w, h)
     t0 = time.perf_counter()
-    hom = cal.homography(DET_SIZE, scale)
-    rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
+    hom, rectified = _square(image, cal, scale)
     tm["rectify"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     tiles = table_tiles(image, hom, rectified, models_dir)
+    tighter = area_from_tiles(cal, tiles, DET_SIZE) if found else None
+    if tighter is not None:
+        cal = tighter
+        hom, rectified = _square(image, cal, scale)
+        tiles = table_tiles(image, hom, rectified, models_dir)
     to_image = np.linalg.inv(hom)
     tm["detect"] = time.perf_counter() - t0
     t0 = time.perf_counter()
@@ -744,6 +752,12 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
                           "side": t.side, "role": t.role, "group": t.group})
     tm["group"] = time.perf_counter() - t0
     return {"image": {"width": w, "height": h}, "tiles": out_tiles, "seats": seats}
+
+
+def _square(image: np.ndarray, cal: Calibration, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """(the homography from ``image`` to the top-down square, the square)."""
+    hom = cal.homography(DET_SIZE, scale)
+    return hom, cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
 
 
 def recognize_image(path: str, calibration_path: str | None = None, *, models_dir=None,

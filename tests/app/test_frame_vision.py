@@ -34,8 +34,9 @@ def rig(monkeypatch):
         k = small.shape[1] / W
         return Calibration((small.shape[1], small.shape[0]), tuple((x * k, y * k) for x, y in cal.corners))
 
-    def read(small, full_size, scale, cal, models_dir=None, timings=None, detail=None, tile_set=None):
+    def read(small, full_size, scale, cal, models_dir=None, timings=None, detail=None, tile_set=None, found=False):
         state["used"].append(cal)
+        state.setdefault("found_in_picture", []).append(found)
         state["detail"] = detail
         tiles = [{"code": "1m", "side": "bottom", "role": "discard", "group": 1}] if state["table"] else []
         return {"image": {"width": full_size[0], "height": full_size[1]}, "tiles": tiles,
@@ -61,6 +62,7 @@ def test_the_area_is_kept_after_two_agreeing_frames_and_used_for_all_later_ones(
         vision(frame())
     assert rig["searches"] == 2
     assert [corners(c) for c in rig["used"][1:]] == [corners(area(1))] * 5
+    assert all(rig["found_in_picture"])  # an area found, not given: its tiles may draw it in (area_from_tiles)
 
 
 def test_a_frame_where_the_mat_is_not_found_reads_as_no_table_until_one_is_kept(rig):
@@ -117,6 +119,7 @@ def test_a_given_calibration_is_used_and_nothing_is_searched_for(rig):
     for _ in range(3):
         vision(frame())
     assert rig["searches"] == 0 and all(corners(c) == corners(area(7)) for c in rig["used"])
+    assert not any(rig["found_in_picture"])  # the player's word: never drawn in
 
 
 def test_a_damaged_stored_file_is_ignored(rig, tmp_path):
