@@ -118,3 +118,33 @@ def test_the_mat_is_found_when_rows_of_tiles_wider_than_the_closing_leave_holes_
     err = np.linalg.norm(np.array(found.corners) - np.array(cal["corners"]), axis=1)
     side = np.linalg.norm(np.array(cal["corners"][1]) - np.array(cal["corners"][0]))
     assert err.max() < 0.015 * side, err
+
+
+@pytest.mark.parametrize("k", [1, 2, 16])
+def test_the_mat_is_found_when_rows_of_big_tiles_at_its_edges_bite_into_it(k):
+    """Held-out looks, 3.0 cm tiles: hands, melds and the wall at the mat's edges left bays in its outline (a
+    sixth to a fifth of it), and no mat was found, or one edge was fitted to the tiles' side of a bay."""
+    from tablemate.vision.render import random_layout, render_scene
+    seed = 800_000 + 3000 + k
+    layout = random_layout(np.random.default_rng(seed), "scoring" if k % 3 else "play")
+    img, _, cal = render_scene(layout, seed, family="holdout", tile_cm=3.0, area_cm=85.0, image_size=(2304, 1296))
+    found = find_play_area(img)
+    assert found is not None
+    err = np.linalg.norm(np.array(found.corners) - np.array(cal["corners"]), axis=1)
+    side = np.linalg.norm(np.array(cal["corners"][1]) - np.array(cal["corners"][0]))
+    assert err.max() < 0.03 * side, err
+
+
+def test_a_region_of_mat_colour_with_a_bay_of_the_colour_around_it_is_no_mat():
+    """A region of one colour with a bay of the floor's colour is no mat: a mat's bays are tiles lying on it."""
+    img = np.full((480, 640, 3), (90, 110, 130), np.uint8)
+    img[60:420, 120:520] = (40, 110, 40)
+    img[60:300, 280:520] = (90, 110, 130)  # an L: the bay is a third of the hull, the floor's colour
+    assert find_play_area(img) is None
+    img[60:420, 120:520] = (40, 110, 40)
+    img[60:200, 180:460] = (90, 110, 130)  # a bay along one side, a quarter of the mat
+    assert find_play_area(img) is None
+    img[60:200, 180:460] = (235, 240, 240)  # ... the same bay full of ivory tiles: a mat with its tiles
+    found = find_play_area(img)
+    assert found is not None
+    assert np.allclose(found.corners, [(120, 420), (520, 420), (520, 60), (120, 60)], atol=4)
