@@ -362,7 +362,8 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
             rows.remove(row)
             zone_wall += row
         for row in rows:  # ... or in line with the seat's melds: its stacks beside them are no meld
-            for run in [r for r in _runs_units(row, side, unit, MELD_GAP_W) if _is_wall_row(r)]:
+            for run in [r for r in _runs_units(row, side, unit, MELD_GAP_W)
+                        if _is_wall_row(r) or (_lone_back(r) and len(row) > 1)]:
                 zone_wall += run
                 row[:] = [t for t in row if t not in run]
         rows = [r for r in rows if r]
@@ -488,6 +489,13 @@ def _in_standing_row(t: Seen, standing: list[Seen]) -> bool:
     """
     near = [s.v for s in standing if abs(s.u - t.u) <= STANDING_NEAR_U]
     return bool(near) and t.v < float(np.median(near)) + STANDING_ROW_W
+
+
+def _lone_back(run: list[Seen]) -> bool:
+    """One face-down tile with a gap on either side in a seat's row: no meld (a concealed kong shows its backs
+    beside its faces). Why: faint outlines of backs beside a seat's meld came and went from frame to frame;
+    counted as meld tiles read wrong, every three made a meld the turn tracker saw come and go."""
+    return len(run) == 1 and run[0].state == "face_down"
 
 
 def _is_wall_row(row: list[Seen]) -> bool:

@@ -482,6 +482,21 @@ def test_wall_stacks_in_line_with_a_meld_are_the_wall_not_a_meld_read_wrong():
     assert not [t for t in standing + pung + stacks if t.role == "unknown"]
 
 
+def test_lone_faint_backs_beside_a_meld_are_no_meld_tiles():
+    """3.0 cm during play: faint outlines of backs beside the top seat's pung came and went; counted as meld
+    tiles read wrong, three of them made a meld the turn tracker saw come and go, and it lost the turn."""
+    standing, pung = _top_seat(standing_u=list(range(-5, 6)), meld_u=[-1.25, -0.17, 0.99], meld_v=2.2)
+    backs = [Seen(SIZE / 2 - u * 20, 2.2 * 20, 18, 25, 2, "face_down", heat=0.5) for u in (2.3, 3.8, -4.1)]
+    seats = group_tiles(standing + pung + backs, SIZE)
+    assert seats["top"]["melds"] == [{"kind": "pung", "tiles": ["S"] * 3, "exposed": True}]
+    assert all(t.role == "wall" for t in backs)
+    kong = _top_seat(standing_u=[], meld_u=[-1.5, -0.5, 0.5, 1.5], meld_v=2.2)[1]  # a concealed kong keeps its backs
+    kong[0].state = kong[3].state = "face_down"
+    kong[0].code = kong[3].code = "back"
+    seats = group_tiles(standing + kong, SIZE)
+    assert seats["top"]["melds"] == [{"kind": "kong", "tiles": ["S"] * 4, "exposed": False}]
+
+
 def test_a_seats_only_row_of_melds_apart_is_its_melds_not_a_hand_and_a_hand_with_a_pair_stays_a_hand():
     """3.5 cm during play, the standing tiles unseen: three pungs laid apart were read as a revealed hand."""
     def row(codes_at):
