@@ -63,12 +63,14 @@ def _nearest_rows(tiles: list[Seen], size: float) -> dict[str, np.ndarray] | Non
     return {side: np.float64(v) for side, v in near.items()}
 
 
+def _depths(rows: dict[str, np.ndarray]) -> dict[str, float]:
+    return {side: float(np.sort(uv[:, 1])[ROW_TILES - 1]) for side, uv in rows.items()}
+
+
 def seat_depths(tiles: list[Seen], size: float) -> dict[str, float] | None:
     """How far each seat's nearest row lies from its edge of the square, in tile widths; None if a side has none."""
     rows = _nearest_rows(tiles, size)
-    if rows is None:
-        return None
-    return {side: float(np.sort(uv[:, 1])[ROW_TILES - 1]) for side, uv in rows.items()}
+    return None if rows is None else _depths(rows)
 
 
 def _row_line(uv: np.ndarray, depth: float) -> tuple[float, float]:
@@ -80,7 +82,7 @@ def _row_line(uv: np.ndarray, depth: float) -> tuple[float, float]:
     """
     row = uv[uv[:, 1] <= depth + ROW_BAND_W]
     if len(row) >= 4 and np.ptp(row[:, 0]) >= ROW_SPAN_W:
-        slant, at = np.polyfit(row[:, 0], row[:, 1], 1)
+        slant = np.polyfit(row[:, 0], row[:, 1], 1)[0]
         if abs(slant) <= MAX_SLANT:
             return float(np.median(row[:, 1] - slant * row[:, 0])), float(slant)
     return depth, 0.0
@@ -91,7 +93,7 @@ def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float) -> Calibra
     rows = _nearest_rows(tiles, size)
     if rows is None:
         return None
-    depths = {side: float(np.sort(uv[:, 1])[ROW_TILES - 1]) for side, uv in rows.items()}
+    depths = _depths(rows)
     if float(np.median(list(depths.values()))) <= TOO_DEEP_W:
         return None
     cap = float(np.median([max(0.0, d - HAND_DEPTH_W) for d in depths.values()])) + SIDE_SPREAD_W
