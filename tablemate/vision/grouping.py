@@ -79,7 +79,8 @@ STANDING_ROW_W = 0.6
 #: ... and only beside standing tiles: within this many tile widths of one along the row (``_in_standing_row``).
 STANDING_NEAR_U = 1.5
 #: How far in front of its standing row a seat's melds reach (centre to centre, tile widths): a meld is laid up to
-#: 1.7 tile lengths further in than the hand stands (render.layout), 2.3 widths, and outlines stray a little.
+#: 1.7 tile lengths further in than the hand stands (render.layout), 2.3 widths, outlines stray a little, and an
+#: area found too large, cut by the picture's edge, stretches the square across the edge (3.1 widths seen at 2.2 cm).
 MELD_REACH_W = 3.5
 ROW_SLANT_SPAN_W = 4.0  # a standing row shorter than this (tile widths) gives its distance, not its slant
 ROW_SLANT_MAX = 0.25    # tile widths per tile width: rows are never more aslant of their edge than this
