@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration
-from .grouping import SIDES, Seen, unit_width
+from .grouping import FRAMES, SIDES, Seen, unit_width
 
 #: Where a seat's nearest row lies from its edge, in tile widths (rendered tables, calibration given: 0.6-2.2 at
 #: a seat with its hand there; 3.5-4.4 where the nearest row is a seat's melds or a few tiles)
@@ -38,29 +38,20 @@ ROW_SPAN_W = 4.0  # a row this long (tile widths) gives its slant
 MAX_SLANT = 0.3   # tile widths per width: a row more aslant than this is no row
 
 
-def _frames(size: float) -> dict:
-    """Per side: (x, y) in the square -> (u along the edge from its middle, v from the edge), and back."""
-    c = size / 2
-    return {
-        "bottom": (lambda x, y: (x - c, size - y), lambda u, v: (c + u, size - v)),
-        "top": (lambda x, y: (x - c, y), lambda u, v: (c + u, v)),
-        "left": (lambda x, y: (y - c, x), lambda u, v: (v, c + u)),
-        "right": (lambda x, y: (y - c, size - x), lambda u, v: (size - v, c + u)),
-    }
-
-
 def _nearest_rows(tiles: list[Seen], size: float) -> dict[str, np.ndarray] | None:
-    """Per side, (u, v) in tile widths of the tiles nearest that edge; None if a side has too few."""
+    """Per side, (u, v) in tile widths of the tiles nearest that edge (``grouping.FRAMES``: u along the edge from
+    its middle, v from the edge); None if a side has too few."""
     unit = unit_width(tiles)
-    frames = _frames(size)
-    near: dict[str, list] = {side: [] for side in SIDES}
-    for t in tiles:
-        uv = {side: to_uv(t.cx, t.cy) for side, (to_uv, _) in frames.items()}
-        side = min(uv, key=lambda s: uv[s][1])
-        near[side].append((uv[side][0] / unit, uv[side][1] / unit))
-    if any(len(v) < ROW_TILES for v in near.values()):
-        return None
-    return {side: np.float64(v) for side, v in near.items()}
+    d = np.float64([[t.cx, t.cy] for t in tiles]).reshape(-1, 2) - size / 2
+    v = np.stack([size / 2 + d @ np.float64(FRAMES[side][0]) for side in SIDES], axis=1)
+    nearest = v.argmin(1)
+    rows = {}
+    for k, side in enumerate(SIDES):
+        mine = nearest == k
+        if mine.sum() < ROW_TILES:
+            return None
+        rows[side] = np.stack([d[mine] @ np.float64(FRAMES[side][1]), v[mine, k]], axis=1) / unit
+    return rows
 
 
 def _depths(rows: dict[str, np.ndarray]) -> dict[str, float]:
@@ -98,13 +89,12 @@ def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float) -> Calibra
         return None
     cap = float(np.median([max(0.0, d - HAND_DEPTH_W) for d in depths.values()])) + SIDE_SPREAD_W
     unit = unit_width(tiles)
-    frames = _frames(size)
     lines = {}
     for side, uv in rows.items():
         at, slant = _row_line(uv, depths[side])
         at = float(np.clip(at - HAND_DEPTH_W, 0.0, cap))
-        to_xy = frames[side][1]
-        lines[side] = [np.float64(to_xy(u * unit, (at + slant * u) * unit)) for u in (-1.0, 1.0)]
+        f, r = (np.float64(a) for a in FRAMES[side])
+        lines[side] = [size / 2 + u * unit * r + ((at + slant * u) * unit - size / 2) * f for u in (-1.0, 1.0)]
     order = ("bottom", "right", "top", "left")  # BL is where left meets bottom, then counter-clockwise
     corners = [_meet(lines[order[i - 1]], lines[order[i]]) for i in range(4)]
     square = np.float64(corners).reshape(-1, 1, 2)

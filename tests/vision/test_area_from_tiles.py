@@ -63,6 +63,7 @@ def test_a_table_with_an_empty_side_is_not_drawn_in():
     """A hand photographed alone, or a seat's tiles unseen: nothing says where that side's edge is."""
     tiles = [t for t in _table(6.0) if t.orient != 2]  # no tile at the top seat
     assert seat_depths(tiles, SIZE) is None and area_from_tiles(SQUARE, tiles, SIZE) is None
+    assert area_from_tiles(SQUARE, [], SIZE) is None  # an empty table
 
 
 def test_a_dark_mat_on_a_dark_table_is_scored_as_with_its_calibration(tmp_path):
