@@ -266,15 +266,20 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     seen = [replace(t, cx=t.cx / k, cy=t.cy / k, w=t.w / k, h=t.h / k) for t in detect(closer, models_dir)]
     lying = [t for t in seen if t.state != "standing"]
     first_lying = [t for t in first if t.state != "standing"]
-    standing = [t for t in seen if t.state == "standing" and not _covered_by(t, first_lying)]
-    return (lying + standing + [t for t in first if t.state == "standing" and not _covered_by(t, standing)]
-            + [t for t in first_lying if not _covered_by(t, lying)])
+    standing = _uncovered([t for t in seen if t.state == "standing"], first_lying)
+    return (lying + standing + _uncovered([t for t in first if t.state == "standing"], standing)
+            + _uncovered(first_lying, lying))
 
 
-def _covered_by(t: Seen, others: list[Seen]) -> bool:
-    """Whether one of ``others`` is centred on ``t`` (within ``COVERED`` of its short side): the same tile."""
-    xy = np.float64([[o.cx, o.cy] for o in others]).reshape(-1, 2)
-    return bool(np.any(np.hypot(*(xy - (t.cx, t.cy)).T) < COVERED * min(t.w, t.h)))
+def _uncovered(tiles: list[Seen], others: list[Seen]) -> list[Seen]:
+    """The ``tiles`` none of ``others`` is centred on (within ``COVERED`` of the tile's short side: the same tile)."""
+    if not tiles or not others:
+        return list(tiles)
+    xy = np.float64([[t.cx, t.cy] for t in tiles])
+    oxy = np.float64([[o.cx, o.cy] for o in others])
+    reach = COVERED * np.float64([min(t.w, t.h) for t in tiles])
+    d = np.hypot(xy[:, None, 0] - oxy[None, :, 0], xy[:, None, 1] - oxy[None, :, 1])
+    return [t for t, covered in zip(tiles, (d < reach[:, None]).any(1)) if not covered]
 
 
 SAME_TILE = 0.5  # two peaks closer than this share of a tile's width lie on one tile
