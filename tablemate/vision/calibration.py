@@ -270,6 +270,12 @@ def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 EDGE_OUTSET = 1.0
 
 
+def _normal(d: np.ndarray, towards: np.ndarray) -> np.ndarray:
+    """The perpendicular of the direction ``d`` on the side ``towards`` points to."""
+    n = np.array([-d[1], d[0]])
+    return n if n @ towards > 0 else -n
+
+
 def _fit_edges(outline: np.ndarray, quad: np.ndarray, sw: int, sh: int) -> np.ndarray | None:
     """The rough ``quad`` refined: per side, a line through the mat outline's points along it.
 
@@ -292,13 +298,12 @@ def _fit_edges(outline: np.ndarray, quad: np.ndarray, sw: int, sh: int) -> np.nd
         if len(p) < 0.15 * length:
             lines.append((a, d))
             continue
-        outward = np.array([-d[1], d[0]]) if np.array([-d[1], d[0]]) @ (a - quad.mean(0)) > 0 \
-            else np.array([d[1], -d[0]])
+        outward = _normal(d, a - quad.mean(0))
         for _ in range(5):
             c = p.mean(0)
-            evals, evecs = np.linalg.eigh(np.cov((p - c).T))
+            _, evecs = np.linalg.eigh(np.cov((p - c).T))
             d = evecs[:, 1]
-            normal = np.array([-d[1], d[0]]) if np.array([-d[1], d[0]]) @ outward > 0 else np.array([d[1], -d[0]])
+            normal = _normal(d, outward)
             off = (p - c) @ normal
             keep = (off >= -1.5) & (off <= max(1.5, float(np.percentile(np.abs(off), 90))))
             if keep.all() or keep.sum() < 0.1 * length:
