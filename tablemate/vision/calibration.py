@@ -155,7 +155,7 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
     if quad is None:
         return None
     sides = [np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]
-    if min(sides) < 0.5 * max(sides):
+    if min(sides) < 0.5 * max(sides) or not _edges_show(img, _counter_clockwise(quad)):
         return None
     # Order: the edge whose midpoint is lowest in the image is the bottom seat's.
     quad = _counter_clockwise(quad)
@@ -189,6 +189,41 @@ def _on_the_mat(img: np.ndarray, hull: np.ndarray, enclosed: np.ndarray) -> np.n
     return (bays & (far > 0)).astype(enclosed.dtype)
 
 
+#: The median colour step (Lab) across a side that shows it is an edge (240 rendered tables: at least one side
+#: 12.7 or more on each; a smooth grey ramp across the picture: 5)
+SIDE_STEP = 8.0
+SIDE_SAMPLES = 40
+SIDE_STEP_PX = 3.0  # the colours compared lie this far outside and inside the side
+
+
+def _edges_show(img: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether a side of ``quad`` seen in the picture is a step of colour: a mat's edge, not where a smooth
+    shading left the colour tolerance.
+
+    Why: a mat's colour is now counted with its neighbouring colours, so a
+    smooth gradient (a wall, a floor under a lamp) holds as large a share as
+    a pale mat under a lamp's falloff; but its region ends where the colour
+    drifts out of tolerance, with no step across the line. Sides on or past
+    the picture's border say nothing and are left out.
+    """
+    sh, sw = img.shape[:2]
+    lab = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
+    centre = quad.mean(0)
+    seen = stepped = 0
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        n = _normal((b - a) / max(float(np.linalg.norm(b - a)), 1e-9), (a + b) / 2 - centre)
+        pts = a + np.linspace(0.1, 0.9, SIDE_SAMPLES)[:, None] * (b - a)
+        out, inn = np.rint(pts + SIDE_STEP_PX * n).astype(int), np.rint(pts - SIDE_STEP_PX * n).astype(int)
+        ok = np.all((out >= 2) & (out < [sw - 2, sh - 2]) & (inn >= 2) & (inn < [sw - 2, sh - 2]), axis=1)
+        if ok.sum() < SIDE_SAMPLES // 4:
+            continue
+        seen += 1
+        step = np.median(lab[out[ok, 1], out[ok, 0]] - lab[inn[ok, 1], inn[ok, 0]], axis=0)
+        stepped += float(np.linalg.norm(step)) >= SIDE_STEP
+    return seen == 0 or stepped > 0
+
+
 def _counter_clockwise(quad: np.ndarray) -> np.ndarray:
     """Corners by descending angle around their centre: counter-clockwise on screen (y down)."""
     c = quad.mean(0)
@@ -205,13 +240,9 @@ def _mat_blob(img: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """
     sh, sw = img.shape[:2]
     lab = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
-    centre = lab[sh // 4: 3 * sh // 4, sw // 4: 3 * sw // 4].reshape(-1, 3)
-    q = (centre // 12).astype(np.int32)
-    keys = q[:, 0] * 10000 + q[:, 1] * 100 + q[:, 2]
-    uniq, counts = np.unique(keys, return_counts=True)
-    if counts.max() < 0.12 * len(q):
+    mat = _commonest_colour(lab[sh // 4: 3 * sh // 4, sw // 4: 3 * sw // 4].reshape(-1, 3))
+    if mat is None:
         return None
-    mat = centre[keys == uniq[counts.argmax()]].mean(0)
     diff = lab - mat
     dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
     close = (dist < _colour_tolerance(dist)).astype(np.uint8)
@@ -221,6 +252,40 @@ def _mat_blob(img: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     return (labels == best).astype(np.uint8), close
+
+
+#: Lab colours are counted in cubes this wide, each with its neighbours
+COLOUR_BIN = 12
+#: The mat's colour settles on the pixels within this Lab distance of it
+MAT_SPREAD = 10.0
+#: At least this share of the image's central part lies within ``COLOUR_BIN`` of the mat's colour
+MAT_SHARE = 0.12
+
+
+def _commonest_colour(lab: np.ndarray) -> np.ndarray | None:
+    """The commonest Lab colour among the ``lab`` pixels, or None when no colour dominates.
+
+    Why cubes counted with their neighbours: a mat under a lamp's falloff
+    spans two or three lightness cubes, and counted cube by cube it lost to
+    the white of big tiles covering much of the centre, or had no cube
+    holding the share asked of it (a pale mat with 3.5 cm tiles was not
+    found).
+    """
+    q = np.minimum(lab // COLOUR_BIN, 255 // COLOUR_BIN).astype(np.int32)
+    n = 255 // COLOUR_BIN + 1
+    hist = np.bincount(np.ravel_multi_index(q.T, (n, n, n)), minlength=n ** 3).reshape(n, n, n).astype(np.float64)
+    padded = np.pad(hist, 1)
+    pooled = sum(padded[i:i + n, j:j + n, k:k + n] for i in range(3) for j in range(3) for k in range(3))
+    peak = np.array(np.unravel_index(int(pooled.argmax()), pooled.shape))
+    mat = lab[np.all(np.abs(q - peak) <= 1, axis=1)].mean(0)
+    for _ in range(5):  # to the densest colour of that neighbourhood
+        near = np.linalg.norm(lab - mat, axis=1) < MAT_SPREAD
+        if not near.any():
+            break
+        mat = lab[near].mean(0)
+    if (np.linalg.norm(lab - mat, axis=1) < COLOUR_BIN).mean() < MAT_SHARE:
+        return None
+    return mat
 
 
 MAT_TOLERANCE = 18.0  # Lab distance when nothing of a near colour borders the mat

@@ -148,3 +148,20 @@ def test_a_region_of_mat_colour_with_a_bay_of_the_colour_around_it_is_no_mat():
     found = find_play_area(img)
     assert found is not None
     assert np.allclose(found.corners, [(120, 420), (520, 420), (520, 60), (120, 60)], atol=4)
+
+
+def test_a_pale_mat_under_a_lamps_falloff_is_found_among_big_ivory_tiles(tmp_path):
+    """Held-out look, 3.5 cm tiles, a 12 MP still: the mat's colour spans several cubes of the colour count
+    (a lamp's falloff), the tiles' ivory none, and the tiles cover much of the picture's centre. Counted cube by
+    cube, no colour held the share a mat needs and no mat was found."""
+    from tablemate.vision.recognize import load_image
+    from tablemate.vision.render import random_layout, render_scene
+    seed = 903_518
+    img, _, cal = render_scene(random_layout(np.random.default_rng(seed), "scoring"), seed, family="holdout",
+                               tile_cm=3.5, area_cm=85.0)
+    cv2.imwrite(str(tmp_path / "table.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    working, _, scale = load_image(tmp_path / "table.jpg")
+    found = find_play_area(working)
+    assert found is not None
+    truth = np.array(cal["corners"]) * scale
+    assert np.abs(np.array(found.corners) - truth).max() < 0.015 * np.linalg.norm(truth[1] - truth[0])
