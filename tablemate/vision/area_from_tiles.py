@@ -11,9 +11,12 @@ held-out scoring tables with the area found automatically, 2 or 3 tables in
 The tiles say where the seats sit: each seat's nearest row lies about two
 tile widths from its edge (a hand or standing row at the mat's edge). When
 the typical seat's nearest row lies much further in, the area is drawn in
-side by side to put it there. Only an area found in the picture is drawn
-in (the mat's edges, or the corner markers, which lie at the mat's corners
-with the seats' rows inside them): a calibration given is the player's word.
+side by side: to the mat's own edge where the picture shows it between the
+edge found and the row (a faint step of colour the mat finder's tolerance
+did not tell apart), else to put the row two widths from the edge. Only an
+area found in the picture is drawn in (the mat's edges, or the corner
+markers, which lie at the mat's corners with the seats' rows inside them):
+a calibration given is the player's word.
 """
 from __future__ import annotations
 
@@ -36,6 +39,23 @@ ROW_TILES = 3  # a seat's nearest row: its third-nearest tile, so that one or tw
 ROW_BAND_W = 0.8  # tiles this much deeper than that are still the row
 ROW_SPAN_W = 4.0  # a row this long (tile widths) gives its slant
 MAX_SLANT = 0.3   # tile widths per width: a row more aslant than this is no row
+ON_ROW_W = 0.4    # a tile this far (tile widths) from a row's line is not in it
+#: The mat's edge is looked for from this far in from the area's edge (tile widths): the area's own edge, a
+#: table's or the picture's, is a step of colour too
+EDGE_NEAREST_W = 0.5
+EDGE_ROW_GAP_W = 0.4  # ... to this far outside the nearest row's line (its tiles may reach the edge)
+EDGE_SAMPLE_PX = 6.0  # along the line
+EDGE_STEP_PX = 3.0    # the colours compared lie this far outside and inside the line
+EDGE_SLANT_STEP = 0.01
+EDGE_MIN_SAMPLES = 20
+#: The median colour step (Lab) along a line that makes it the mat's edge (rendered dark mats on dark tables:
+#: 4-10 at the true edge, under 1 elsewhere)
+MIN_EDGE_STEP = 3.0
+#: The colour inside the edge is the mat's, as it lies just outside the nearest row: within this Lab distance, and
+#: within this share of the step (a table's own edge, further out, has the table inside it, near the mat's colour)
+MAT_LIKE = 6.0
+MAT_LIKE_SHARE = 0.5
+MAT_BESIDE_ROW_W = 1.2  # the mat's colour is taken this far (tile widths) outside the row's line, past its tiles
 
 
 def _nearest_rows(tiles: list[Seen], size: float) -> dict[str, np.ndarray] | None:
@@ -71,16 +91,112 @@ def _row_line(uv: np.ndarray, depth: float) -> tuple[float, float]:
     side is the picture's and not square to the mat, and the rows run
     aslant of it; an edge drawn level left the row's ends at other depths.
     """
-    row = uv[uv[:, 1] <= depth + ROW_BAND_W]
+    band = uv[uv[:, 1] <= depth + ROW_BAND_W]
+    row = _longest_line(band)
     if len(row) >= 4 and np.ptp(row[:, 0]) >= ROW_SPAN_W:
         slant = np.polyfit(row[:, 0], row[:, 1], 1)[0]
         if abs(slant) <= MAX_SLANT:
-            return float(np.median(row[:, 1] - slant * row[:, 0])), float(slant)
+            # the line through the row, or through the band's second-nearest tile where a short row lies nearer
+            at = min(np.median(row[:, 1] - slant * row[:, 0]), np.sort(band[:, 1] - slant * band[:, 0])[1])
+            return float(at), float(slant)
     return depth, 0.0
 
 
-def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float) -> Calibration | None:
-    """``cal`` drawn in to its tiles (outlines in its ``size`` square), or None when it fits them."""
+def _longest_line(uv: np.ndarray) -> np.ndarray:
+    """The tiles of ``uv`` that lie on one line, the most of them that do.
+
+    Why: near a seat's edge lie two rows, its hand and its melds. Where the
+    hand is down to a tile or two, both fall in the band by the edge, and a
+    line fitted through all of them ran aslant of both.
+    """
+    best = uv
+    most = 0
+    for i in range(len(uv)):
+        for j in range(i + 1, len(uv)):
+            du = uv[j, 0] - uv[i, 0]
+            if abs(du) < 1.0 or abs(uv[j, 1] - uv[i, 1]) > MAX_SLANT * abs(du):
+                continue
+            off = uv[:, 1] - uv[i, 1] - (uv[:, 0] - uv[i, 0]) * (uv[j, 1] - uv[i, 1]) / du
+            on = np.abs(off) <= ON_ROW_W
+            if on.sum() > most:
+                best, most = uv[on], int(on.sum())
+    return best
+
+
+def _mat_edge(lab: np.ndarray, side: str, row_at: float, unit: float) -> tuple[float, float] | None:
+    """The mat's edge between ``side``'s edge of the square and its nearest row, as (depth, slant) in tile
+    widths, or None where no edge shows.
+
+    Why: the tiles only say roughly where the mat ends (a seat's nearest row
+    lies 0.6 to 2.2 widths in from it, and at 3.5 cm a seat's melds were
+    lost to its zone over a quarter of a width), but a mat close to the
+    table's colour is still a step of colour along a straight line. Every
+    line parallel-ish to the edge between it and the row is scored by the
+    colour step across it, the median step along the line so that tiles,
+    shadows and texture crossing it do not count; the strongest line is the
+    edge when its step is clear and the colour inside it is the mat's.
+    """
+    size = lab.shape[0]
+    es = np.arange(EDGE_NEAREST_W * unit, (row_at - EDGE_ROW_GAP_W) * unit, 2.0)  # every other pixel, then refined
+    if len(es) == 0:
+        return None
+    mat_e = max(float(es[0]), (row_at - MAT_BESIDE_ROW_W) * unit)
+    slants = np.arange(-MAX_SLANT, MAX_SLANT + 1e-9, 3 * EDGE_SLANT_STEP)
+    coarse = [(*_line_steps(lab, side, es, mat_e, a), a) for a in slants]
+    step, e, slant = max(coarse, key=lambda c: c[0])
+    near = np.arange(e - 1.0, e + 1.5, 1.0)
+    fine = [(*_line_steps(lab, side, near, mat_e, slant + d * EDGE_SLANT_STEP), slant + d * EDGE_SLANT_STEP)
+            for d in (-1, 0, 1)]
+    step, e, slant = max(fine + [(step, e, slant)], key=lambda c: c[0])
+    if step < MIN_EDGE_STEP:
+        return None
+    return e / unit, float(slant)
+
+
+def _line_steps(lab: np.ndarray, side: str, es: np.ndarray, mat_e: float, slant: float) -> tuple[float, float]:
+    """(the clearest colour step among the lines at depths ``es`` px with this slant, its depth).
+
+    ``mat_e``: the depth of the line along which the mat's own colour is taken.
+    """
+    size = lab.shape[0]
+    es = np.append(es, mat_e)
+    f, r = (np.float64(a) for a in FRAMES[side])
+    us = np.arange(-0.45 * size, 0.45 * size, EDGE_SAMPLE_PX)
+    v = es[:, None] + slant * us[None, :]
+    pts = size / 2 + us[None, :, None] * r + (v - size / 2)[:, :, None] * f
+    outside = np.rint(pts - EDGE_STEP_PX * f).astype(np.int32)
+    inside = np.rint(pts + EDGE_STEP_PX * f).astype(np.int32)
+    ok = np.all((outside >= 0) & (outside < size) & (inside >= 0) & (inside < size), axis=2)
+    n = ok.sum(1)
+    if n.max() < EDGE_MIN_SAMPLES:
+        return 0.0, float(es[0])
+    outside, inside = outside.clip(0, size - 1), inside.clip(0, size - 1)
+    inner = np.where(ok[..., None], lab[inside[..., 1], inside[..., 0]], np.nan)
+    diff = np.where(ok[..., None], lab[outside[..., 1], outside[..., 0]], np.nan) - inner
+    step = np.linalg.norm(_median_along(diff, n), axis=1)
+    inner = _median_along(inner, n)
+    # the inner side is the mat as it lies just outside the row: a table's edge further out is a step too
+    unlike = np.linalg.norm(inner - inner[-1], axis=1)
+    step[(n < EDGE_MIN_SAMPLES) | ~(unlike < np.minimum(MAT_LIKE, MAT_LIKE_SHARE * step))] = 0.0
+    k = int(np.argmax(step[:-1]))
+    return float(step[k]), float(es[k])
+
+
+def _median_along(a: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Per row of ``a`` (rows, samples, channels), the median of its first ``n`` valid samples (NaN sorts last)."""
+    a = np.sort(a, axis=1)
+    rows = np.arange(len(a))
+    lo, hi = np.maximum(n - 1, 0) // 2, np.maximum(n, 1) // 2
+    return (a[rows, lo] + a[rows, hi]) / 2
+
+
+def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float,
+                    square: np.ndarray | None = None) -> Calibration | None:
+    """``cal`` drawn in to its tiles (outlines in its ``size`` square), or None when it fits them.
+
+    ``square``: the picture warped to that square (BGR); where it shows the
+    mat's own edge inside the area, the edge is drawn in there.
+    """
     rows = _nearest_rows(tiles, size)
     if rows is None:
         return None
@@ -89,10 +205,16 @@ def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float) -> Calibra
         return None
     cap = float(np.median([max(0.0, d - HAND_DEPTH_W) for d in depths.values()])) + SIDE_SPREAD_W
     unit = unit_width(tiles)
+    lab = None if square is None else \
+        cv2.cvtColor(cv2.GaussianBlur(square, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     lines = {}
     for side, uv in rows.items():
         at, slant = _row_line(uv, depths[side])
-        at = float(np.clip(at - HAND_DEPTH_W, 0.0, cap))
+        edge = None if lab is None else _mat_edge(lab, side, at, unit)
+        if edge is not None:
+            at, slant = edge
+        else:
+            at = float(np.clip(at - HAND_DEPTH_W, 0.0, cap))
         f, r = (np.float64(a) for a in FRAMES[side])
         lines[side] = [size / 2 + u * unit * r + ((at + slant * u) * unit - size / 2) * f for u in (-1.0, 1.0)]
     order = ("bottom", "right", "top", "left")  # BL is where left meets bottom, then counter-clockwise

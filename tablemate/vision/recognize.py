@@ -45,6 +45,9 @@ HEAT_THRESHOLD = 0.35
 STANDING_THRESHOLD = 0.30
 LANDSCAPE = 1.08         # an outline this much wider than tall across "up" is turned a quarter wrong
 MAX_DECODE_SIDE = 2400   # decode larger JPEGs at 1/2 or 1/4 scale
+#: An area found in the picture is drawn in to its tiles at most this often: each time the tiles are found again
+#: larger and nearer where they lie, and a table's edge found far outside the mat is not drawn in all the way at once
+DRAW_INS = 2
 
 
 def _image_bytes(path: str | os.PathLike) -> tuple[np.ndarray, int, int]:
@@ -729,8 +732,10 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     tm["rectify"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     tiles = table_tiles(image, hom, rectified, models_dir)
-    tighter = area_from_tiles(cal, tiles, DET_SIZE) if found else None
-    if tighter is not None:
+    for _ in range(DRAW_INS if found else 0):
+        tighter = area_from_tiles(cal, tiles, DET_SIZE, rectified)
+        if tighter is None:
+            break
         cal = tighter
         hom, rectified = _square(image, cal, scale)
         tiles = table_tiles(image, hom, rectified, models_dir)

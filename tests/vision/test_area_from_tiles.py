@@ -17,10 +17,10 @@ UNIT = 16.0
 SQUARE = Calibration((SIZE, SIZE), ((0.0, SIZE), (SIZE, SIZE), (SIZE, 0.0), (0.0, 0.0)))  # image = the square
 
 
-def _table(depth, slant=0.0):
-    """Four seats' rows of eleven lying tiles, each ``depth`` tile widths (at its middle) from its edge."""
+def _table(depth, slant=0.0, half=5):
+    """Four seats' rows of ``2 * half + 1`` lying tiles, each ``depth`` tile widths (at its middle) from its edge."""
     tiles = []
-    for k in range(-5, 6):
+    for k in range(-half, half + 1):
         v = (depth + slant * k) * UNIT
         a, b = SIZE / 2 + k * UNIT, SIZE - v
         tiles += [Seen(a, b, UNIT, 1.35 * UNIT, 0, "face_up"), Seen(a, v, UNIT, 1.35 * UNIT, 2, "face_up"),
@@ -83,3 +83,61 @@ def test_a_dark_mat_on_a_dark_table_is_scored_as_with_its_calibration(tmp_path):
     for side in revealed:
         assert seats_match(given["seats"][side], gt["seats"][side])
         assert seats_match(auto["seats"][side], gt["seats"][side])
+
+
+def _square_picture(edges_w, slant=0.0, rim_w=None, tiles=None, seed=0):
+    """The square as a picture: a near-black table, a dark green mat whose edges lie ``edges_w`` tile widths in
+    (its left edge aslant by ``slant``), light wood out to ``rim_w`` widths, texture noise, and the ``tiles``
+    (``_table(6.0)``'s) as ivory boxes."""
+    img = np.full((SIZE, SIZE, 3), (22, 24, 20), np.float32)
+    if rim_w is not None:
+        img[:, :] = (90, 140, 170)
+        r = int(rim_w * UNIT)
+        img[r:SIZE - r, r:SIZE - r] = (22, 24, 20)
+    e = edges_w * UNIT
+    mat = np.int32([[e + slant * (SIZE / 2 - e), SIZE - e], [SIZE - e, SIZE - e], [SIZE - e, e],
+                    [e - slant * (SIZE / 2 - e), e]])
+    cv2.fillPoly(img, [mat], (40, 52, 34))
+    img += np.random.default_rng(seed).normal(0, 4, img.shape)
+    for t in tiles or _table(6.0):
+        w, h = (t.w, t.h) if t.orient in (0, 2) else (t.h, t.w)
+        cv2.rectangle(img, (int(t.cx - w / 2), int(t.cy - h / 2)), (int(t.cx + w / 2), int(t.cy + h / 2)),
+                      (200, 225, 235), -1)
+    return np.clip(img, 0, 255).astype(np.uint8), np.float64(mat)
+
+
+def _corner_error_w(cal, corners):
+    return float(np.abs(np.float64(cal.corners) - corners).max()) / UNIT
+
+
+@pytest.mark.parametrize("slant", [0.0, 0.1])
+def test_the_mats_own_edge_is_drawn_in_where_it_shows(slant):
+    """A dark mat on a near-black table, three widths in: its edge is a faint step of colour, and the area is
+    drawn in to it, not to where the rows alone would put it (two widths beyond them: four in)."""
+    picture, mat = _square_picture(3.0, slant)
+    tiles = _table(6.0)
+    by_edge = area_from_tiles(SQUARE, tiles, SIZE, picture)
+    by_rows = area_from_tiles(SQUARE, tiles, SIZE)
+    assert _corner_error_w(by_edge, mat) < 0.25
+    assert _corner_error_w(by_rows, mat) > 0.8
+
+
+def test_a_step_further_out_whose_inside_is_no_mat_is_not_the_mats_edge():
+    """The table's light rim is a far stronger step than the mat's edge, but inside it lies the table."""
+    picture, mat = _square_picture(3.0, rim_w=1.5)
+    assert _corner_error_w(area_from_tiles(SQUARE, _table(6.0), SIZE, picture), mat) < 0.25
+
+
+def test_without_a_step_of_colour_the_rows_alone_draw_the_area_in():
+    picture, _ = _square_picture(0.0)  # the mat covers the whole square: no edge inside it
+    tiles = _table(6.0)
+    by_edge, by_rows = area_from_tiles(SQUARE, tiles, SIZE, picture), area_from_tiles(SQUARE, tiles, SIZE)
+    assert np.allclose(by_edge.corners, by_rows.corners)
+
+
+def test_rows_along_most_of_the_edge_are_not_taken_for_it():
+    """Rows of 25 tiles cover two thirds of each line along the edge: the median step along a line through
+    their outer ends is theirs, ivory against the mat, and must not be taken for the mat's edge."""
+    tiles = _table(6.0, half=12)
+    picture, mat = _square_picture(3.0, tiles=tiles)
+    assert _corner_error_w(area_from_tiles(SQUARE, tiles, SIZE, picture), mat) < 0.25
