@@ -105,8 +105,10 @@ def main(argv=None) -> None:
         tile_set = None
         if args.enroll:
             look = LOOK_SEED + seq
+            # area_cm=None: the grid lies on the very table the frames show, whose size follows the look as
+            # render_table's does; a fixed 85 cm drew another look (another mat, backs and face style) for the grid
             grid, _, gcal = render_grid(look, look_seed=look, family=args.family, tile_cm=args.tile_cm,
-                                        image_size=(4608, 2592), face_style=face_style)
+                                        area_cm=None, image_size=(4608, 2592), face_style=face_style)
             small, scale = shrink(grid)  # as the appliance enrols a still (app.service)
             tile_set = enroll_array(small, (grid.shape[1], grid.shape[0]), scale, parse_calibration(gcal),
                                     name="bench", detail=grid).tile_set
