@@ -13,10 +13,12 @@ tile widths from its edge (a hand or standing row at the mat's edge). When
 the typical seat's nearest row lies much further in, the area is drawn in
 side by side: to the mat's own edge where the picture shows it between the
 edge found and the row (a faint step of colour the mat finder's tolerance
-did not tell apart), else to put the row two widths from the edge. Only an
-area found in the picture is drawn in (the mat's edges, or the corner
-markers, which lie at the mat's corners with the seats' rows inside them):
-a calibration given is the player's word.
+did not tell apart), else to put the row two widths from the edge. A side
+found short of the mat, cutting through a seat's row, moves out to the
+mat's edge where the picture shows it beyond. Only an area found in the
+picture is moved (the mat's edges, or the corner markers, which lie at the
+mat's corners with the seats' rows inside them): a calibration given is
+the player's word.
 """
 from __future__ import annotations
 
@@ -47,7 +49,7 @@ EDGE_ROW_GAP_W = 0.4  # ... to this far outside the nearest row's line (its tile
 EDGE_SAMPLE_PX = 6.0  # along the line
 EDGE_STEP_PX = 3.0    # the colours compared lie this far outside and inside the line
 EDGE_SLANT_STEP = 0.01
-EDGE_MIN_SAMPLES = 20
+EDGE_MIN_SEEN = 0.5  # a line is judged only where at least this share of it lies in the picture
 #: The median colour step (Lab) along a line that makes it the mat's edge (rendered dark mats on dark tables:
 #: 4-10 at the true edge, under 1 elsewhere)
 MIN_EDGE_STEP = 3.0
@@ -55,6 +57,11 @@ MIN_EDGE_STEP = 3.0
 #: within this share of the step (a table's own edge, further out, has the table inside it, near the mat's colour)
 MAT_LIKE = 6.0
 MAT_LIKE_SHARE = 0.5
+#: A side whose nearest row lies nearer its edge than this (tile widths: its third-nearest tile) cuts the row; the
+#: mat's edge is then looked for up to ``GROW_W`` beyond it, and the side moved out at least ``MIN_MOVE_W``
+CUT_W = 0.35
+GROW_W = 3.0
+MIN_MOVE_W = 0.3
 MAT_BESIDE_ROW_W = 1.2  # the mat's colour is taken this far (tile widths) outside the row's line, past its tiles
 
 
@@ -123,62 +130,88 @@ def _longest_line(uv: np.ndarray) -> np.ndarray:
     return best
 
 
-def _mat_edge(lab: np.ndarray, side: str, row_at: float, unit: float) -> tuple[float, float] | None:
-    """The mat's edge between ``side``'s edge of the square and its nearest row, as (depth, slant) in tile
-    widths, or None where no edge shows.
+def _mat_edge(lab: np.ndarray, pad: int, side: str, lo: float, hi: float, unit: float,
+              mat_at: float) -> tuple[float, float] | None:
+    """The mat's edge on ``side`` between depths ``lo`` and ``hi`` (tile widths from the side's edge of the square,
+    negative outside it), as (depth, slant), or None where no edge shows.
+
+    ``lab``: the square in CIE Lab with ``pad`` pixels of the picture around
+    it (NaN where the picture ends). The mat's colour is the inner side's
+    along the line at depth ``mat_at`` (beside the seat's row).
 
     Why: the tiles only say roughly where the mat ends (a seat's nearest row
     lies 0.6 to 2.2 widths in from it, and at 3.5 cm a seat's melds were
     lost to its zone over a quarter of a width), but a mat close to the
     table's colour is still a step of colour along a straight line. Every
-    line parallel-ish to the edge between it and the row is scored by the
-    colour step across it, the median step along the line so that tiles,
-    shadows and texture crossing it do not count; the strongest line is the
-    edge when its step is clear and the colour inside it is the mat's.
+    line parallel-ish to the edge in the range is scored by the colour step
+    across it, the median step along the line so that tiles, shadows and
+    texture crossing it do not count; the strongest line is the edge when
+    its step is clear and the colour inside it is the mat's.
     """
-    size = lab.shape[0]
-    es = np.arange(EDGE_NEAREST_W * unit, (row_at - EDGE_ROW_GAP_W) * unit, 2.0)  # every other pixel, then refined
+    es = np.arange(lo * unit, hi * unit, 2.0)  # every other pixel, then refined
     if len(es) == 0:
         return None
-    mat_e = max(float(es[0]), (row_at - MAT_BESIDE_ROW_W) * unit)
     slants = np.arange(-MAX_SLANT, MAX_SLANT + 1e-9, 3 * EDGE_SLANT_STEP)
-    coarse = [(*_line_steps(lab, side, es, mat_e, a), a) for a in slants]
+    outward = lo < 0
+    def mat(a: float) -> np.ndarray:
+        return _inner_colour(lab, pad, side, mat_at * unit, a, outward)
+    coarse = [(*_line_steps(lab, pad, side, es, mat(a), a, outward), a) for a in slants]
     step, e, slant = max(coarse, key=lambda c: c[0])
     near = np.arange(e - 1.0, e + 1.5, 1.0)
-    fine = [(*_line_steps(lab, side, near, mat_e, slant + d * EDGE_SLANT_STEP), slant + d * EDGE_SLANT_STEP)
-            for d in (-1, 0, 1)]
+    fine = [(*_line_steps(lab, pad, side, near, mat(a), a, outward), a)
+            for a in (slant - EDGE_SLANT_STEP, slant, slant + EDGE_SLANT_STEP)]
     step, e, slant = max(fine + [(step, e, slant)], key=lambda c: c[0])
     if step < MIN_EDGE_STEP:
         return None
     return e / unit, float(slant)
 
 
-def _line_steps(lab: np.ndarray, side: str, es: np.ndarray, mat_e: float, slant: float) -> tuple[float, float]:
-    """(the clearest colour step among the lines at depths ``es`` px with this slant, its depth).
-
-    ``mat_e``: the depth of the line along which the mat's own colour is taken.
-    """
-    size = lab.shape[0]
-    es = np.append(es, mat_e)
+def _line_samples(lab: np.ndarray, pad: int, side: str, es: np.ndarray, slant: float, beyond: bool = False):
+    """(the colours just outside, just inside, the number seen) along the lines at depths ``es`` px; only where
+    both lie in the square, or with ``beyond`` anywhere in the picture around it."""
+    size = lab.shape[0] - 2 * pad
     f, r = (np.float64(a) for a in FRAMES[side])
     us = np.arange(-0.45 * size, 0.45 * size, EDGE_SAMPLE_PX)
     v = es[:, None] + slant * us[None, :]
-    pts = size / 2 + us[None, :, None] * r + (v - size / 2)[:, :, None] * f
-    outside = np.rint(pts - EDGE_STEP_PX * f).astype(np.int32)
-    inside = np.rint(pts + EDGE_STEP_PX * f).astype(np.int32)
-    ok = np.all((outside >= 0) & (outside < size) & (inside >= 0) & (inside < size), axis=2)
-    n = ok.sum(1)
-    if n.max() < EDGE_MIN_SAMPLES:
+    pts = pad + size / 2 + us[None, :, None] * r + (v - size / 2)[:, :, None] * f
+    full = lab.shape[0]
+    po, pi = pts - EDGE_STEP_PX * f, pts + EDGE_STEP_PX * f
+    lo, hi = (0, full - 1) if beyond else (pad, pad + size - 1)
+    seen = np.all((po >= lo) & (po <= hi) & (pi >= lo) & (pi <= hi), axis=-1)
+    po, pi = np.rint(po).astype(np.int32).clip(0, full - 1), np.rint(pi).astype(np.int32).clip(0, full - 1)
+    o, i = lab[po[..., 1], po[..., 0]], lab[pi[..., 1], pi[..., 0]]
+    seen &= ~(np.isnan(o).any(-1) | np.isnan(i).any(-1))  # beyond the picture's edge
+    nan = np.full(3, np.nan, np.float32)
+    return np.where(seen[..., None], o, nan), np.where(seen[..., None], i, nan), seen.sum(1)
+
+
+def _inner_colour(lab: np.ndarray, pad: int, side: str, e: float, slant: float, beyond: bool) -> np.ndarray:
+    _, inner, n = _line_samples(lab, pad, side, np.float64([e]), slant, beyond)
+    return _median_along(inner, n)[0]
+
+
+def _line_steps(lab: np.ndarray, pad: int, side: str, es: np.ndarray, mat: np.ndarray,
+                slant: float, outward: bool = False) -> tuple[float, float]:
+    """(the clearest colour step among the lines at depths ``es`` px with this slant whose inner side is the
+    ``mat`` colour, its depth).
+
+    ``outward``: the lines lie beyond a row the area cuts, whose tiles cover
+    part of the inner side; there the inner side need only be far nearer
+    the mat's colour than the outer side is.
+    """
+    outer, inner, n = _line_samples(lab, pad, side, es, slant, beyond=outward)
+    enough = n >= EDGE_MIN_SEEN * outer.shape[1]
+    if not enough.any() or np.isnan(mat).any():
         return 0.0, float(es[0])
-    outside, inside = outside.clip(0, size - 1), inside.clip(0, size - 1)
-    inner = np.where(ok[..., None], lab[inside[..., 1], inside[..., 0]], np.nan)
-    diff = np.where(ok[..., None], lab[outside[..., 1], outside[..., 0]], np.nan) - inner
-    step = np.linalg.norm(_median_along(diff, n), axis=1)
-    inner = _median_along(inner, n)
-    # the inner side is the mat as it lies just outside the row: a table's edge further out is a step too
-    unlike = np.linalg.norm(inner - inner[-1], axis=1)
-    step[(n < EDGE_MIN_SAMPLES) | ~(unlike < np.minimum(MAT_LIKE, MAT_LIKE_SHARE * step))] = 0.0
-    k = int(np.argmax(step[:-1]))
+    step = np.linalg.norm(_median_along(outer - inner, n), axis=1)
+    # the inner side is the mat: a table's edge further out is a step too, with the table inside it
+    unlike = np.linalg.norm(_median_along(inner, n) - mat, axis=1)
+    if outward:
+        mat_inside = unlike < MAT_LIKE_SHARE * np.linalg.norm(_median_along(outer, n) - mat, axis=1)
+    else:
+        mat_inside = unlike < np.minimum(MAT_LIKE, MAT_LIKE_SHARE * step)
+    step[~enough | ~mat_inside] = 0.0
+    k = int(np.argmax(step))
     return float(step[k]), float(es[k])
 
 
@@ -190,38 +223,88 @@ def _median_along(a: np.ndarray, n: np.ndarray) -> np.ndarray:
     return (a[rows, lo] + a[rows, hi]) / 2
 
 
-def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float,
-                    square: np.ndarray | None = None) -> Calibration | None:
-    """``cal`` drawn in to its tiles (outlines in its ``size`` square), or None when it fits them.
+def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float, image: np.ndarray | None = None,
+                    scale: float = 1.0) -> Calibration | None:
+    """``cal`` drawn in (or out) to its tiles (outlines in its ``size`` square), or None when it fits them.
 
-    ``square``: the picture warped to that square (BGR); where it shows the
-    mat's own edge inside the area, the edge is drawn in there.
+    ``image``: the picture the square was warped from (``scale`` = its size /
+    the calibration's); where it shows the mat's own edge, the side is moved
+    there: drawn in, between the edge found and a seat's nearest row, when
+    the seats' rows lie too deep; moved out, beyond a row the edge found
+    cuts through, when the mat's edge shows further out.
     """
     rows = _nearest_rows(tiles, size)
     if rows is None:
         return None
     depths = _depths(rows)
-    if float(np.median(list(depths.values()))) <= TOO_DEEP_W:
-        return None
-    cap = float(np.median([max(0.0, d - HAND_DEPTH_W) for d in depths.values()])) + SIDE_SPREAD_W
     unit = unit_width(tiles)
-    lab = None if square is None else \
-        cv2.cvtColor(cv2.GaussianBlur(square, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    pad = int(round(GROW_W * unit)) + 4
+    if float(np.median(list(depths.values()))) <= TOO_DEEP_W:
+        if image is None or min(depths.values()) >= CUT_W:
+            return None
+        return _moved_out(cal, rows, depths, size, unit, _padded_lab(image, cal, size, scale, pad), pad)
+    lab = None if image is None else _padded_lab(image, cal, size, scale, pad)
+    cap = float(np.median([max(0.0, d - HAND_DEPTH_W) for d in depths.values()])) + SIDE_SPREAD_W
     lines = {}
     for side, uv in rows.items():
         at, slant = _row_line(uv, depths[side])
-        edge = None if lab is None else _mat_edge(lab, side, at, unit)
+        edge = None if lab is None else _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit,
+                                                  max(EDGE_NEAREST_W, at - MAT_BESIDE_ROW_W))
         if edge is not None:
             at, slant = edge
         else:
             at = float(np.clip(at - HAND_DEPTH_W, 0.0, cap))
+        lines[side] = (at, slant)
+    return _area(cal, lines, size, unit)
+
+
+def _moved_out(cal: Calibration, rows: dict[str, np.ndarray], depths: dict[str, float], size: float, unit: float,
+               lab: np.ndarray, pad: int) -> Calibration | None:
+    """``cal`` with each side whose nearest row it cuts through moved out to the mat's edge, where that shows;
+    None when no side moves.
+
+    Why: a mat found by its colour can come out short on one side (a lamp's
+    falloff taking its far part out of the colour tolerance, the picture's
+    edge), and a row of tiles that reaches past the area is cut: its outer
+    tiles are not detected, or half of them. Only an edge seen in the
+    picture moves a side out: a row may well lie at the mat's very edge.
+    """
+    lines = {side: (0.0, 0.0) for side in SIDES}
+    moved = False
+    for side, uv in rows.items():
+        if depths[side] >= CUT_W:
+            continue
+        at, _ = _row_line(uv, depths[side])
+        # the mat's colour just inside the row, as the light falls on it there
+        edge = _mat_edge(lab, pad, side, -GROW_W, min(at - EDGE_ROW_GAP_W, 0.0), unit, at + MAT_BESIDE_ROW_W)
+        if edge is not None and edge[0] < -MIN_MOVE_W:
+            lines[side], moved = edge, True
+    return _area(cal, lines, size, unit) if moved else None
+
+
+def _padded_lab(image: np.ndarray, cal: Calibration, size: float, scale: float, pad: int) -> np.ndarray:
+    """The square in CIE Lab with ``pad`` pixels of the picture around it, NaN where the picture ends."""
+    shift = np.float64([[1, 0, pad], [0, 1, pad], [0, 0, 1]])
+    hom = shift @ cal.homography(int(size), scale)
+    full = int(size) + 2 * pad
+    square = cv2.warpPerspective(image, hom, (full, full), flags=cv2.INTER_AREA)
+    seen = cv2.warpPerspective(np.full(image.shape[:2], 255, np.uint8), hom, (full, full), flags=cv2.INTER_NEAREST)
+    lab = cv2.cvtColor(cv2.GaussianBlur(square, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    # the warp blends the picture's last pixels with the black beyond it, and the blur spreads that: a false step
+    lab[cv2.erode(seen, np.ones((11, 11), np.uint8)) == 0] = np.nan
+    return lab
+
+
+def _area(cal: Calibration, lines: dict[str, tuple[float, float]], size: float, unit: float) -> Calibration:
+    """``cal`` with each side on its line ``v = at + slant * u`` (tile widths, ``grouping.FRAMES``)."""
+    pts = {}
+    for side, (at, slant) in lines.items():
         f, r = (np.float64(a) for a in FRAMES[side])
-        lines[side] = [size / 2 + u * unit * r + ((at + slant * u) * unit - size / 2) * f for u in (-1.0, 1.0)]
+        pts[side] = [size / 2 + u * unit * r + ((at + slant * u) * unit - size / 2) * f for u in (-1.0, 1.0)]
     order = ("bottom", "right", "top", "left")  # BL is where left meets bottom, then counter-clockwise
-    corners = [_meet(lines[order[i - 1]], lines[order[i]]) for i in range(4)]
-    square = np.float64(corners).reshape(-1, 1, 2)
+    corners = [_meet(pts[order[i - 1]], pts[order[i]]) for i in range(4)]
     to_image = np.linalg.inv(cal.homography(int(size), 1.0))
-    out = cv2.perspectiveTransform(square, to_image).reshape(4, 2)
+    out = cv2.perspectiveTransform(np.float64(corners).reshape(-1, 1, 2), to_image).reshape(4, 2)
     return Calibration(cal.image_size, tuple(map(tuple, out.tolist())))
 
 

@@ -45,8 +45,8 @@ HEAT_THRESHOLD = 0.35
 STANDING_THRESHOLD = 0.30
 LANDSCAPE = 1.08         # an outline this much wider than tall across "up" is turned a quarter wrong
 MAX_DECODE_SIDE = 2400   # decode larger JPEGs at 1/2 or 1/4 scale
-#: An area found in the picture is drawn in to its tiles at most this often: each time the tiles are found again
-#: larger and nearer where they lie, and a table's edge found far outside the mat is not drawn in all the way at once
+#: An area found in the picture is drawn in (or out) to its tiles at most this often: each time the tiles are found
+#: again where they lie, and one move may show the next (a side moved out to the mat's edge, a row once cut now whole)
 DRAW_INS = 2
 
 
@@ -733,7 +733,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     t0 = time.perf_counter()
     tiles = table_tiles(image, hom, rectified, models_dir)
     for _ in range(DRAW_INS if found else 0):
-        tighter = area_from_tiles(cal, tiles, DET_SIZE, rectified)
+        tighter = area_from_tiles(cal, tiles, DET_SIZE, image, scale)
         if tighter is None:
             break
         cal = tighter

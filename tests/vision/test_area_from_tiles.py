@@ -141,3 +141,21 @@ def test_rows_along_most_of_the_edge_are_not_taken_for_it():
     tiles = _table(6.0, half=12)
     picture, mat = _square_picture(3.0, tiles=tiles)
     assert _corner_error_w(area_from_tiles(SQUARE, tiles, SIZE, picture), mat) < 0.25
+
+
+def test_a_side_that_cuts_a_row_moves_out_to_the_mats_edge_beyond_it():
+    """The area found stops short at the top (a lamp's falloff took the mat's far part out of its colour),
+    cutting through the top seat's hand: the side moves out to the mat's edge the picture shows beyond it; a row
+    at the very edge of a mat whose edge shows no further out moves nothing."""
+    picture, mat = _square_picture(1.0, tiles=_table(2.0))
+    cut = 1.9 * UNIT  # the area's top edge, in the picture: through the top row (its middle 2 widths down)
+    short = Calibration((SIZE, SIZE), ((0.0, SIZE), (SIZE, SIZE), (SIZE, cut), (0.0, cut)))
+    stretch = SIZE / (SIZE - cut)
+    tiles = [Seen(t.cx, (t.cy - cut) * stretch, t.w, t.h * (stretch if t.orient in (0, 2) else 1.0), t.orient,
+                  t.state) for t in _table(2.0)]
+    assert area_from_tiles(short, tiles, SIZE) is None  # the tiles alone: nothing says where the mat ends
+    out = np.float64(area_from_tiles(short, tiles, SIZE, picture).corners)
+    assert np.abs(out[2:, 1] - mat[2:, 1]).max() < 0.25 * UNIT  # top-right, top-left: at the mat's top edge
+    assert np.allclose(out[:2], [(0.0, SIZE), (SIZE, SIZE)], atol=1.0)  # the bottom stays
+    flush, _ = _square_picture(0.0, tiles=_table(2.0))  # the mat reaches the picture's edges: nothing beyond
+    assert area_from_tiles(short, tiles, SIZE, flush) is None
