@@ -34,7 +34,9 @@ How it stays like a real table, and honest:
   like tiles (``render.enroll_grid.abstract_face``), and ``--enroll`` first
   enrolls each table's set from a 12 MP photo of its grid
   (docs/enrollment.md) and reads the frames with it, as the appliance does
-  after enrollment (turns on sets never trained on, issue "Enrollment").
+  after enrollment (turns on sets never trained on, issue "Enrollment"); a
+  grid that enrollment refuses is counted (``grids_refused``) and its table
+  read without a set, as the appliance reads one until a set is enrolled.
 """
 from __future__ import annotations
 
@@ -53,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tablemate.app.frame_vision import FrameVision, shrink  # noqa: E402
 from tablemate.app.session import play_sequence, recognition_of  # noqa: E402
 from tablemate.vision.calibration import parse_calibration  # noqa: E402
-from tablemate.vision.enroll import enroll_array  # noqa: E402
+from tablemate.vision.enroll import EnrollError, enroll_array  # noqa: E402
 from tablemate.vision.render.enroll_grid import render_grid, render_table  # noqa: E402
 from tablemate.vision.turns import SIDES, TurnTracker  # noqa: E402
 
@@ -96,6 +98,7 @@ def main(argv=None) -> None:
     face_style = None if args.faces == "standard" else args.faces
     size = tuple(int(x) for x in args.size.split("x"))
     frames = right = right_truth = counts_exact = 0
+    refused: list[int] = []  # sequences whose grid enrollment refused
     seconds = []
     for seq in range(args.sequences):
         rng = random.Random(1000 + seq)
@@ -110,8 +113,12 @@ def main(argv=None) -> None:
             grid, _, gcal = render_grid(look, look_seed=look, family=args.family, tile_cm=args.tile_cm,
                                         area_cm=None, image_size=(4608, 2592), face_style=face_style)
             small, scale = shrink(grid)  # as the appliance enrols a still (app.service)
-            tile_set = enroll_array(small, (grid.shape[1], grid.shape[0]), scale, parse_calibration(gcal),
-                                    name="bench", detail=grid).tile_set
+            try:
+                tile_set = enroll_array(small, (grid.shape[1], grid.shape[0]), scale, parse_calibration(gcal),
+                                        name="bench", detail=grid).tile_set
+            except EnrollError as e:  # the player is told to lay the grid again; until then, no set
+                refused.append(seq)
+                print(f"  sequence {seq}: grid refused ({e}); its table is read without a set")
         camera = FrameVision(tile_set=tile_set)
         arm = random.Random(2000 + seq)  # which frames have a marker covered, and which one
         for i, step in enumerate(steps):
@@ -145,11 +152,13 @@ def main(argv=None) -> None:
     print(f"turn right on ground truth:      {right_truth}/{frames} = {100 * right_truth / frames:.1f}%")
     print(f"discard counts per seat exact:   {counts_exact}/{frames} = {100 * counts_exact / frames:.1f}%")
     print(f"recognition per frame: median {1000 * seconds[len(seconds) // 2]:.0f} ms (decoded frame to recognition)")
+    if args.enroll:
+        print(f"grids refused by enrollment:     {len(refused)}/{args.sequences} {refused or ''}")
     if args.json:
         Path(args.json).write_text(json.dumps({
             "frames": frames, "tile_cm": args.tile_cm, "family": args.family, "faces": args.faces,
             "enroll": args.enroll, "turn_right": right / frames, "turn_right_truth": right_truth / frames,
-            "discard_counts_exact": counts_exact / frames,
+            "discard_counts_exact": counts_exact / frames, "grids_refused": refused,
             "median_ms": 1000 * seconds[len(seconds) // 2]}, indent=2) + "\n")
 
 
