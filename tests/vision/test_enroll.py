@@ -309,3 +309,26 @@ def test_a_face_placed_aside_by_the_lattice_is_moved_onto_its_tile():
     assert max(off(centred, rc) for rc in faces) < 0.08
     moved = [rc for rc in faces if centred.places[rc] is not grid.places[rc]]
     assert four in moved and set(moved) <= grid.placed       # only faces the lattice placed move
+
+
+@pytest.mark.parametrize("fault, refused", [
+    ({}, None),
+    ({"doubled": (42, 10)}, "row 6, column 3: a tile face down (its back) belongs there, but a face is up"),
+])
+def test_a_plain_back_the_reader_takes_for_a_blank_face_is_not_refused(fault, refused):
+    """Teal backs beside dark blue abstract faces (look 5007, 2.2 cm, a 12 MP still enrolled as the appliance
+    enrols one): the reader, which reads tiles whatever their colours, took a plain back for a blank white
+    dragon, and the player's right grid was refused. A back's place now holds a face only if its middle has
+    the faces' colour; a face laid there is still refused."""
+    from tablemate.app.frame_vision import shrink
+    img, _, cal = render_grid(5007, look_seed=5007, tile_cm=2.2, area_cm=None, image_size=(4608, 2592),
+                              face_style="abstract", **fault)
+    small, scale = shrink(img)
+
+    def enroll():
+        return enroll_array(small, (img.shape[1], img.shape[0]), scale, parse_calibration(cal), name="t", detail=img)
+    if refused is None:
+        assert enroll().read_after == 42
+    else:
+        with pytest.raises(EnrollError, match=re.escape(refused)):
+            enroll()
