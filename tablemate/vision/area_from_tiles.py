@@ -49,7 +49,7 @@ EDGE_ROW_GAP_W = 0.4  # ... to this far outside the nearest row's line (its tile
 EDGE_SAMPLE_PX = 6.0  # along the line
 EDGE_STEP_PX = 3.0    # the colours compared lie this far outside and inside the line
 EDGE_SLANT_STEP = 0.01
-EDGE_MIN_SEEN = 0.5  # a line is judged only where at least this share of it lies in the picture
+EDGE_MIN_SEEN = 0.5  # a line is judged only where this share of it is seen (in the square when drawing in)
 #: The median colour step (Lab) along a line that makes it the mat's edge (rendered dark mats on dark tables:
 #: 4-10 at the true edge, under 1 elsewhere)
 MIN_EDGE_STEP = 3.0
@@ -62,7 +62,9 @@ MAT_LIKE_SHARE = 0.5
 CUT_W = 0.35
 GROW_W = 3.0
 MIN_MOVE_W = 0.3
-MAT_BESIDE_ROW_W = 1.2  # the mat's colour is taken this far (tile widths) outside the row's line, past its tiles
+#: The mat's colour is taken this far (tile widths) beside the row's line, past its tiles: on the edge's side when
+#: drawing in, inside the row when moving out (its tiles cover the mat by the edge)
+MAT_BESIDE_ROW_W = 1.2
 
 
 def _nearest_rows(tiles: list[Seen], size: float) -> dict[str, np.ndarray] | None:
