@@ -120,13 +120,14 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
     step = max(1, int(np.ceil(max(h, w) / 480.0)))
     small = np.ascontiguousarray(image[::step, ::step])  # plain subsampling: fast, and blurred below
     img = cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
+    lab = _lab(img)
     sh, sw = img.shape[:2]
-    found = _mat_blob(img)
+    found = _mat_blob(lab)
     if found is None:
         return None
     blob, close = found
     for _ in range(2):
-        again = _mat_blob(_flatten_light(img, (blob > 0) & (close > 0)))
+        again = _mat_blob(_lab(_flatten_light(img, (blob > 0) & (close > 0))))
         if again is None:
             break
         blob, close = again
@@ -138,7 +139,7 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
     # (a two-high wall, hidden hands in a dark back colour) leave holes that say nothing of its shape,
     # and so do the bays rows of tiles at its edge leave in the outline (``_on_the_mat``).
     enclosed = cv2.drawContours(np.zeros_like(blob), [outline], -1, 1, thickness=cv2.FILLED)
-    if area < 0.12 * sh * sw or int((enclosed | _on_the_mat(img, hull, enclosed)).sum()) < 0.85 * area:
+    if area < 0.12 * sh * sw or int((enclosed | _on_the_mat(lab, hull, enclosed)).sum()) < 0.85 * area:
         return None
     _, _, bw, bh = cv2.boundingRect(blob)
     if bw > 0.97 * sw and bh > 0.97 * sh:  # a uniform picture, not a mat on a table
@@ -155,7 +156,7 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
     if quad is None:
         return None
     sides = [np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]
-    if min(sides) < 0.5 * max(sides) or not _edges_show(img, _counter_clockwise(quad)):
+    if min(sides) < 0.5 * max(sides) or not _edges_show(lab, _counter_clockwise(quad)):
         return None
     # Order: the edge whose midpoint is lowest in the image is the bottom seat's.
     quad = _counter_clockwise(quad)
@@ -169,7 +170,7 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
 ON_MAT_DISTANCE = 25.0
 
 
-def _on_the_mat(img: np.ndarray, hull: np.ndarray, enclosed: np.ndarray) -> np.ndarray:
+def _on_the_mat(lab: np.ndarray, hull: np.ndarray, enclosed: np.ndarray) -> np.ndarray:
     """Pixels in ``hull`` outside the mat's outline that are unlike what lies around the hull: tiles on the mat.
 
     Why: rows of tiles at the mat's edge (hands, melds, a two-high wall) bite
@@ -177,12 +178,11 @@ def _on_the_mat(img: np.ndarray, hull: np.ndarray, enclosed: np.ndarray) -> np.n
     judged by its outline alone was not found. A region that is no mat, an
     L of mat-like colour, has the colour around it in its bays.
     """
-    inside = cv2.drawContours(np.zeros(img.shape[:2], np.uint8), [hull], -1, 1, thickness=cv2.FILLED)
+    inside = cv2.drawContours(np.zeros(lab.shape[:2], np.uint8), [hull], -1, 1, thickness=cv2.FILLED)
     ring = cv2.dilate(inside, np.ones((9, 9), np.uint8)) & (1 - inside)
     bays = (inside > 0) & (enclosed == 0)
     if not ring.any() or not bays.any():
         return np.zeros_like(enclosed)
-    lab = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
     around = np.median(lab[ring > 0], axis=0)
     far = (np.sqrt(((lab - around) ** 2).sum(-1)) > ON_MAT_DISTANCE).astype(np.uint8)
     far = cv2.erode(far, np.ones((3, 3), np.uint8))  # not the blurred seam between the mat and a bay
@@ -196,7 +196,7 @@ SIDE_SAMPLES = 40
 SIDE_STEP_PX = 3.0  # the colours compared lie this far outside and inside the side
 
 
-def _edges_show(img: np.ndarray, quad: np.ndarray) -> bool:
+def _edges_show(lab: np.ndarray, quad: np.ndarray) -> bool:
     """Whether a side of ``quad`` seen in the picture is a step of colour: a mat's edge, not where a smooth
     shading left the colour tolerance.
 
@@ -206,8 +206,7 @@ def _edges_show(img: np.ndarray, quad: np.ndarray) -> bool:
     drifts out of tolerance, with no step across the line. Sides on or past
     the picture's border say nothing and are left out.
     """
-    sh, sw = img.shape[:2]
-    lab = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
+    sh, sw = lab.shape[:2]
     centre = quad.mean(0)
     seen = stepped = 0
     for i in range(4):
@@ -230,16 +229,21 @@ def _counter_clockwise(quad: np.ndarray) -> np.ndarray:
     return quad[np.argsort(-np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0]))]
 
 
-def _mat_blob(img: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """(the mat's region with the tiles on it filled in, the pixels of mat colour), or None.
+def _lab(img: np.ndarray) -> np.ndarray:
+    """``img`` (BGR, float) in CIE Lab (OpenCV's 8-bit scale), as float."""
+    return cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def _mat_blob(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(the mat's region with the tiles on it filled in, the pixels of mat colour), or None, from the picture
+    in Lab (``_lab``).
 
     The mat's colour is the most common colour in the central part of the
     image. The tolerance is the first clear gap in the histogram of colour
     distances after the mat's own spread when another population (a rim, a
     floor) follows close behind, else a generous fixed one.
     """
-    sh, sw = img.shape[:2]
-    lab = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
+    sh, sw = lab.shape[:2]
     mat = _commonest_colour(lab[sh // 4: 3 * sh // 4, sw // 4: 3 * sw // 4].reshape(-1, 3))
     if mat is None:
         return None
