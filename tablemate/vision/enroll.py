@@ -462,26 +462,20 @@ def check_grid(rd: Readings, exp: dict[tuple[int, int], str]) -> None:
     faces = [i for i, c in enumerate(code_at) if c != "back"]
     backs = [i for i, c in enumerate(code_at) if c == "back"]
 
-    def looks_like_backs(i: int) -> bool:
-        """A tile read as a back is face down only if its middle has the grid's backs' colour: to the reader
-        (trained to read tiles whatever their colours) an unusual dark face looks like a back."""
-        if len(rd.middle_lab) != len(code_at) or not backs:
+    def coloured_as(i: int, group: list[int]) -> bool:
+        """Whether tile ``i``'s middle has the colour of the ``group``'s (their median): the reader, trained to
+        read tiles whatever their colours, takes an unusual dark face for a back, and a plain back for a blank
+        white dragon (an abstract set's teal backs beside dark blue faces were refused)."""
+        if len(rd.middle_lab) != len(code_at) or not group:
             return True
-        return float(np.linalg.norm(rd.middle_lab[i] - np.median(rd.middle_lab[backs], 0))) < BACK_DE
-
-    def looks_like_faces(i: int) -> bool:
-        """A back read as a face is face up only if its middle has the faces' colour: a plain back looks to the
-        reader like a blank white dragon (an abstract set's teal backs beside dark blue faces were refused)."""
-        if len(rd.middle_lab) != len(code_at) or not faces:
-            return True
-        return float(np.linalg.norm(rd.middle_lab[i] - np.median(rd.middle_lab[faces], 0))) < BACK_DE
+        return float(np.linalg.norm(rd.middle_lab[i] - np.median(rd.middle_lab[group], 0))) < BACK_DE
 
     for i, c in enumerate(code_at):  # backs and face-down tiles: the reader tells a back from a face reliably
         rc = rd.order[i]
-        if c == "back" and rd.probs[i, back] < BACK_P and rd.turned[i, back] < BACK_P and looks_like_faces(i):
+        if c == "back" and rd.probs[i, back] < BACK_P and rd.turned[i, back] < BACK_P and coloured_as(i, faces):
             raise EnrollError(f"{_where(rc)}: a tile face down (its back) belongs there, but a face is up; "
                               "nothing was stored", rc[0] + 1, rc[1] + 1, kind="face_up")
-        if c != "back" and min(rd.probs[i, back], rd.turned[i, back]) > 0.9 and looks_like_backs(i):
+        if c != "back" and min(rd.probs[i, back], rd.turned[i, back]) > 0.9 and coloured_as(i, backs):
             raise EnrollError(f"{_where(rc)}: the tile lies face down; {c} belongs there face up; nothing was stored",
                               rc[0] + 1, rc[1] + 1, kind="face_down", code=c)
     where_code = {c: i for i, c in enumerate(code_at) if c != "back"}
