@@ -414,7 +414,7 @@ def fit_bonus(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: P
             xs[j] = cv2.resize(small, (BONUS_W, BONUS_H), interpolation=cv2.INTER_LINEAR)
         xb = _augment(to_t(xs), rng, torch, colour_swap=0.3)
         loss = F.cross_entropy(net(xb), torch.from_numpy(y[idx]), label_smoothing=0.02)
-        _cosine_step(opt, loss, peak_lr, t0, budget, warmup=WARMUP if lite else 0.0)
+        _cosine_step(opt, loss, peak_lr, t0, budget)
         step += 1
         if step % 200 == 0:
             print(f"step {step} loss {loss.item():.4f} t {time.time() - t0:.0f}s", flush=True)
