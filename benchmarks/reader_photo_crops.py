@@ -15,10 +15,11 @@ of their resolution: if that costs little, a reader with a larger input
 would not read more. Last, how the held-out misreads spread over the source
 photos: bunched in a few, they point to sets or views training lacks.
 
-Printed per reader: the first (``tile_reader.onnx``), the two deep readers
-(``tile_reader_deep.onnx``, ``tile_reader_deep2.onnx``) and all together as
-recognition asks them (``models.run_reader``: the 8-bit first reader, the two
-deep ones where it is unsure). Figures to read, not a test: the exit status
+Printed per reader: the first (``tile_reader.onnx``), the deep reader
+(``tile_reader_deep.onnx``), the reader on ImageNet features
+(``tile_reader_lite.onnx``) and all together as recognition asks them
+(``models.run_reader``: the 8-bit first reader, the deep and lite ones where
+it is unsure). Figures to read, not a test: the exit status
 is 0 either way.
 """
 from __future__ import annotations
@@ -59,7 +60,7 @@ def blurred(xs: np.ndarray, f: float) -> np.ndarray:
 def readings(xs: np.ndarray, models_dir=None) -> dict[str, np.ndarray]:
     """Each reader's face probabilities for BGR crops, in batches as recognition sends them."""
     blob = reader_blob(list(xs))
-    alone = {"first": models.READER, "deep": models.DEEP_READER, "deep2": models.DEEP_READER_2}
+    alone = {"first": models.READER, "deep": models.DEEP_READER, "lite": models.LITE_READER}
     out: dict[str, list] = {k: [] for k in (*alone, "together")}
     for i in range(0, len(blob), 512):
         b = blob[i:i + 512]
@@ -103,12 +104,12 @@ def main(argv=None) -> None:
     res = {"training": figures(tx, ty, ts, a.models), "held_out": figures(hx, hy, hs, a.models),
            f"held_out_at_{BLUR}": figures(blurred(hx, BLUR), hy, hs, a.models),
            "images": {"training": len(train), "held_out": len(hold)}}
-    print("readers alone on real photo crops, cut as the training data cuts them (first / deep / deep2 / together):")
+    print("readers alone on real photo crops, cut as the training data cuts them (first / deep / lite / together):")
     for key, what in (("training", f"training photos ({len(train)} images)"),
                       ("held_out", f"held-out photos ({len(hold)} images)"),
                       (f"held_out_at_{BLUR}", f"held-out photos at {BLUR} of the resolution")):
         r = res[key]
-        print(f"  {what}, {r['tiles']} tiles: {r['first']:.4f} / {r['deep']:.4f} / {r['deep2']:.4f} / "
+        print(f"  {what}, {r['tiles']} tiles: {r['first']:.4f} / {r['deep']:.4f} / {r['lite']:.4f} / "
               f"{r['together']:.4f}")
     h = res["held_out"]
     print(f"  held-out misreads (together): {h['confusions']}")

@@ -7,12 +7,12 @@ import pytest
 
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
                                        READ_W, READER_CLASSES, bonus_crop, crop_tile, reader_blob)
-from tablemate.vision.models import (BONUS, DEEP_READER, DEEP_READER_2, DETECTOR, MODELS_DIR, READER, READER_INT8,
+from tablemate.vision.models import (BONUS, DEEP_READER, LITE_READER, DETECTOR, MODELS_DIR, READER, READER_INT8,
                                      SURE, agree, run_bonus, run_reader, run_reader_embedding)
 from tablemate.vision.render.faces import FACE_H, FACE_W, glyph
 
 
-@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, DEEP_READER_2, READER_INT8, BONUS])
+@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, LITE_READER, READER_INT8, BONUS])
 def test_model_file_is_small_and_matches_its_checksum(name):
     path = MODELS_DIR / name
     assert path.stat().st_size < 10 * 1024 * 1024
@@ -24,7 +24,7 @@ def _sess(name):
     return ort.InferenceSession(str(MODELS_DIR / name), providers=["CPUExecutionProvider"])
 
 
-@pytest.mark.parametrize("name", [READER, DEEP_READER, DEEP_READER_2, READER_INT8])
+@pytest.mark.parametrize("name", [READER, DEEP_READER, LITE_READER, READER_INT8])
 def test_reader_contract(name):
     s = _sess(name)
     meta = s.get_modelmeta().custom_metadata_map
@@ -49,14 +49,14 @@ def test_agree_takes_the_face_both_readers_find_likely():
     assert np.allclose(p[1], b[1], atol=1e-6)  # two readers that agree change nothing
 
 
-def test_run_reader_asks_the_deep_readers_only_where_the_first_is_unsure():
-    """Sure rows are the first (8-bit) reader's own; unsure rows the two deep readers' agreement."""
+def test_run_reader_asks_the_other_readers_only_where_the_first_is_unsure():
+    """Sure rows are the first (8-bit) reader's own; unsure rows the deep and lite readers' agreement."""
     sure = reader_blob([_face_crop(c, "uni") for c in ("1m", "5p", "E", "C")])
     noise = np.random.default_rng(1).random((6, 3, READ_H, READ_W), dtype=np.float32)
     x = np.concatenate([sure, noise])
     pa, fa = _sess(READER_INT8).run(["probs", "flip"], {"crops": x})
     pb, fb = _sess(DEEP_READER).run(["probs", "flip"], {"crops": x})
-    pc, fc = _sess(DEEP_READER_2).run(["probs", "flip"], {"crops": x})
+    pc, fc = _sess(LITE_READER).run(["probs", "flip"], {"crops": x})
     first_sure = pa.max(1) >= SURE
     assert first_sure.any() and not first_sure.all()  # both kinds of row are in the batch
     probs, flip = run_reader(x)
