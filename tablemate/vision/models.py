@@ -37,7 +37,7 @@ DEEP_READER = "tile_reader_deep.onnx"
 #: A reader on EfficientNet-Lite0 started from ImageNet weights, in 8-bit integers: its errors are not the deep one's.
 LITE_READER = "tile_reader_lite.onnx"
 #: The readers asked where the first is unsure; their agreement stands for it.
-DEEP_READERS = (DEEP_READER, LITE_READER)
+UNSURE_READERS = (DEEP_READER, LITE_READER)
 #: The first reader with its convolutions in 8-bit integers (``train.quantize``): reads without a learned set.
 READER_INT8 = "tile_reader_int8.onnx"
 BONUS = "tile_bonus.onnx"
@@ -138,9 +138,9 @@ def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.nda
     probs, flip = session(READER_INT8, models_dir).run(["probs", "flip"], {"crops": blob})
     unsure = np.flatnonzero(probs.max(axis=1) < SURE)
     if len(unsure):
-        deep = [session(name, models_dir).run(["probs", "flip"], {"crops": blob[unsure]}) for name in DEEP_READERS]
-        probs[unsure] = agree(*(p for p, _ in deep))
-        flip[unsure] = np.mean([flip[unsure], *(f for _, f in deep)], axis=0)
+        others = [session(name, models_dir).run(["probs", "flip"], {"crops": blob[unsure]}) for name in UNSURE_READERS]
+        probs[unsure] = agree(*(p for p, _ in others))
+        flip[unsure] = np.mean([flip[unsure], *(f for _, f in others)], axis=0)
     return probs, flip
 
 
