@@ -9,8 +9,7 @@ import pytest
 from tablemate.rules.errors import TablemateError
 from tablemate.vision.errors import VisionError
 from tablemate.vision.contract import READ_H, READ_W
-from tablemate.vision.models import (BONUS, DEEP_READER, LITE_READER, DETECTOR, MODELS_DIR, READER, READER_INT8,
-                                     run_reader_embedding)
+from tablemate.vision.models import CLASSES, DETECTOR, MODELS_DIR, READER, run_reader_embedding
 from tablemate.vision.recognize import recognize_image
 
 from .conftest import PHOTOS
@@ -62,7 +61,7 @@ def test_a_calibration_that_does_not_fit_the_image(tmp_path):
 def _models_copy(tmp_path):
     d = tmp_path / "models"
     d.mkdir()
-    for name in (DETECTOR, READER, DEEP_READER, LITE_READER, READER_INT8, BONUS):
+    for name in CLASSES:  # every model recognition loads
         shutil.copy(MODELS_DIR / name, d / name)
         shutil.copy(MODELS_DIR / (name + ".sha256"), d / (name + ".sha256"))
     return d
@@ -78,7 +77,7 @@ def _use(name, d):
         recognize_image(str(photo), str(cal), models_dir=d)
 
 
-@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, LITE_READER, READER_INT8, BONUS])
+@pytest.mark.parametrize("name", list(CLASSES))
 def test_a_missing_model_file(tmp_path, name):
     d = _models_copy(tmp_path)
     (d / name).unlink()
@@ -86,7 +85,7 @@ def test_a_missing_model_file(tmp_path, name):
         _use(name, d)
 
 
-@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, LITE_READER, READER_INT8, BONUS])
+@pytest.mark.parametrize("name", list(CLASSES))
 def test_a_corrupt_model_file(tmp_path, name):
     d = _models_copy(tmp_path)
     data = bytearray((d / name).read_bytes())

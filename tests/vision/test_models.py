@@ -7,12 +7,18 @@ import pytest
 
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
                                        READ_W, READER_CLASSES, bonus_crop, crop_tile, reader_blob)
-from tablemate.vision.models import (BONUS, DEEP_READER, LITE_READER, DETECTOR, MODELS_DIR, READER, READER_INT8,
-                                     SURE, agree, run_bonus, run_reader, run_reader_embedding)
+from tablemate.vision.models import (BONUS, CLASSES, DEEP_READER, LITE_READER, DETECTOR, MODELS_DIR, READER,
+                                     READER_INT8, SURE, agree, run_bonus, run_reader, run_reader_embedding)
 from tablemate.vision.render.faces import FACE_H, FACE_W, glyph
 
 
-@pytest.mark.parametrize("name", [DETECTOR, READER, DEEP_READER, LITE_READER, READER_INT8, BONUS])
+def test_every_shipped_model_is_one_recognition_knows_and_the_other_way_round():
+    """The model tests run over ``models.CLASSES``: a file shipped beside it, or one it names but lacks, is a mistake."""
+    assert sorted(p.name for p in MODELS_DIR.glob("*.onnx")) == sorted(CLASSES)
+    assert len(CLASSES) == 6
+
+
+@pytest.mark.parametrize("name", list(CLASSES))
 def test_model_file_is_small_and_matches_its_checksum(name):
     path = MODELS_DIR / name
     assert path.stat().st_size < 10 * 1024 * 1024
