@@ -51,6 +51,19 @@ def test_a_label_on_bare_mat_is_not_found_and_counted_under_its_source_photo(hel
     assert set(missed) == {SOURCE} and missed[SOURCE] >= 1
     assert missed[SOURCE] == round((1 - r["found"]) * r["tiles"])
     assert r["found"] >= 0.9  # the rendered tiles themselves are found
+    errors = r["errors_by_source_photo"]  # missed and misread together, under the same photo
+    assert set(errors) == {SOURCE} and r["source_photos"] == 1
+    assert errors[SOURCE]["tiles"] == r["tiles"]
+    assert errors[SOURCE]["errors"] == round((1 - r["end_to_end"]) * r["tiles"]) >= missed[SOURCE]
+
+
+def test_the_error_spread_line_leaves_out_the_worst_five_photos_and_counts_the_rest():
+    spread = {f"p{i}": {"errors": e, "tiles": 100} for i, e in enumerate([40, 9, 8, 7, 6, 2, 1])}
+    r = {"tiles": 1000, "source_photos": 10, "errors_by_source_photo": spread}
+    line = _bench()._error_spread_line(r)
+    assert "7 of 10 photos hold 73" in line and "the worst five hold 70" in line
+    assert "p0 40/100" in line and "p5" not in line
+    assert "without them 0.9940" in line  # 3 errors in the other 500 tiles
 
 
 def test_every_found_tile_falls_in_one_outline_offset_bucket_and_rendered_outlines_lie_on_their_labels(
