@@ -139,39 +139,9 @@ def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.nda
     unsure = np.flatnonzero(probs.max(axis=1) < SURE)
     if len(unsure):
         others = [session(name, models_dir).run(["probs", "flip"], {"crops": blob[unsure]}) for name in UNSURE_READERS]
-        deep, lite = (p for p, _ in others)
-        probs[unsure] = agree(deep, blank_as_deep(lite, deep))
+        probs[unsure] = agree(*(p for p, _ in others))
         flip[unsure] = np.mean([flip[unsure], *(f for _, f in others)], axis=0)
     return probs, flip
-
-
-#: The classes a blank white dragon and a tile's back read as: P, back.
-BLANK_PAIR = [READER_CLASSES.index("P"), len(READER_CLASSES) - 1]
-
-
-def blank_as_deep(lite: np.ndarray, deep: np.ndarray) -> np.ndarray:
-    """``lite`` with its share of back and white dragon split between the two as ``deep`` splits it, where
-    ``deep`` is SURE of one of them.
-
-    Why: a blank white dragon is a back with a face-coloured front, and the
-    lite reader (ImageNet's features, few blank faces among its real crops)
-    is often sure it is a back where the deep reader is as sure of the
-    dragon; agreed as equals, the two made a coin toss of it, and a missing
-    white dragon breaks its meld and the seat (rendered tables at 3.5 cm,
-    six of them read as backs on true outlines). Why only where the deep
-    reader is sure: it also takes the ivory side of a wall tile, or a patch
-    beside one, for a blank dragon at 0.7-0.93, where the lite reader rightly
-    sees no face; deferring there too turned such outlines into dragons in
-    hands (docs/training.md, "A blank white dragon"). Everything else the
-    lite reader says counts in full.
-    """
-    out = lite.copy()
-    sure = deep[:, BLANK_PAIR].max(axis=1) >= SURE
-    pair = lite[sure][:, BLANK_PAIR].sum(axis=1, keepdims=True)
-    split = deep[sure][:, BLANK_PAIR] / np.maximum(deep[sure][:, BLANK_PAIR].sum(axis=1, keepdims=True), 1e-12)
-    rows = np.flatnonzero(sure)
-    out[np.ix_(rows, BLANK_PAIR)] = pair * split
-    return out
 
 
 def agree(*readings: np.ndarray, floor: float = 1e-12) -> np.ndarray:

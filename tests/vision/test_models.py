@@ -8,7 +8,7 @@ import pytest
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
                                        READ_W, READER_CLASSES, bonus_crop, crop_tile, reader_blob)
 from tablemate.vision.models import (BONUS, CLASSES, DEEP_READER, LITE_READER, DETECTOR, MODELS_DIR, READER,
-                                     READER_INT8, SURE, agree, blank_as_deep, run_bonus, run_reader, run_reader_embedding)
+                                     READER_INT8, SURE, agree, run_bonus, run_reader, run_reader_embedding)
 from tablemate.vision.render.faces import FACE_H, FACE_W, glyph
 
 
@@ -55,23 +55,6 @@ def test_agree_takes_the_face_both_readers_find_likely():
     assert np.allclose(p[1], b[1], atol=1e-6)  # two readers that agree change nothing
 
 
-def test_the_deep_reader_alone_tells_a_blank_white_dragon_from_a_back_when_it_is_sure():
-    """Lite sure of a back, deep sure of a white dragon: the dragon wins; deep unsure: both count; other classes too."""
-    p_, back, one = READER_CLASSES.index("P"), READER_CLASSES.index("back"), READER_CLASSES.index("1m")
-    lite = np.full((3, 43), 1e-4, np.float32)
-    deep = lite.copy()
-    lite[0, back], deep[0, p_] = 0.995, 0.998  # a blank white dragon
-    lite[1, back], deep[1, p_], deep[1, back] = 0.94, 0.80, 0.19  # the ivory side of a wall tile
-    lite[2, one], lite[2, back], deep[2, one], deep[2, p_] = 0.5, 0.4, 0.004, 0.99  # the lite reader's 1m keeps its say
-    fixed = blank_as_deep(lite, deep)
-    assert np.allclose(fixed.sum(1), lite.sum(1), atol=1e-6)  # mass moves only between the two classes
-    assert agree(deep, lite)[0, p_] < 0.6  # as equals: a coin toss
-    assert agree(deep, fixed)[0].argmax() == p_ and agree(deep, fixed)[0, p_] > 0.99
-    assert np.array_equal(fixed[1], lite[1]) and agree(deep, fixed)[1].argmax() == back
-    assert fixed[2, one] == lite[2, one]
-    assert agree(deep, fixed)[2, one] > agree(deep, deep)[2, one]  # the lite reader's 1m still weighs
-
-
 def test_run_reader_asks_the_other_readers_only_where_the_first_is_unsure():
     """Sure rows are the first (8-bit) reader's own; unsure rows the deep and lite readers' agreement."""
     sure = reader_blob([_face_crop(c, "uni") for c in ("1m", "5p", "E", "C")])
@@ -87,7 +70,7 @@ def test_run_reader_asks_the_other_readers_only_where_the_first_is_unsure():
     assert np.allclose(probs[first_sure], pa[first_sure], atol=1e-6)
     assert np.allclose(flip[first_sure], fa[first_sure], atol=1e-6)
     u = ~first_sure
-    assert np.allclose(probs[u], agree(pb[u], blank_as_deep(pc[u], pb[u])), atol=1e-5)
+    assert np.allclose(probs[u], agree(pb[u], pc[u]), atol=1e-5)
     assert np.allclose(flip[u], (fa[u] + fb[u] + fc[u]) / 3, atol=1e-6)
 
 
