@@ -168,7 +168,7 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
     # (a rack seen from the side) rather than to the detector at large.
     missed: Counter = Counter()
     # Why every error by source photo too: a view the ceiling camera never has (a rack
-    # photographed from the side) can hold a tenth of all errors; this says how many.
+    # photographed from the side) can hold a fifth of all errors; this says how many.
     errors: Counter = Counter()
     per_photo: Counter = Counter()
     by_offset = [[0, 0] for _ in OFFSETS]   # [found, read right] per bucket
