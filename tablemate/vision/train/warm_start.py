@@ -75,6 +75,27 @@ def load_reader(net, path: Path) -> None:
             getattr(net, name).bias.copy_(torch.from_numpy(np.array(heads[f"{name}.bias"])))
 
 
+def load_lite(net, path: Path) -> None:
+    """Put an exported lite reader's weights into ``net`` (a ``lite_reader.LiteReader``).
+
+    Why its own loader: its blocks are not ``Sequential`` pairs but named
+    convolutions each followed by its norm, registered in the order the
+    forward pass runs them (stem, every block's expansion, depthwise and
+    projection, head), which is the order of the export's Conv nodes.
+    """
+    import torch
+    from torch import nn
+    convs, heads = _onnx_weights(Path(path))
+    mods = list(net.body.modules())
+    units = [(m, nxt) for m, nxt in zip(mods, mods[1:] + [None])
+             if isinstance(m, nn.Conv2d) and isinstance(nxt, nn.BatchNorm2d)]
+    _put_convs(units, convs, path, "lite reader")
+    with torch.no_grad():
+        for name in ("face", "flip"):
+            getattr(net, name).weight.copy_(torch.from_numpy(np.array(heads[f"{name}.weight"])))
+            getattr(net, name).bias.copy_(torch.from_numpy(np.array(heads[f"{name}.bias"])))
+
+
 def _conv_units(net) -> list:
     """(convolution, its BatchNorm or None) of ``net`` in the order its forward pass runs them.
 
@@ -110,6 +131,8 @@ def freeze_norms(net) -> None:
 
 def go_on_from(net, path: Path) -> None:
     """``net`` ready to train on from an exported model: its weights loaded, its folded norms frozen."""
+    from .lite_reader import LiteReader
     from .nets import Detector
-    (load_detector if isinstance(net, Detector) else load_reader)(net, Path(path))
+    load = load_detector if isinstance(net, Detector) else load_lite if isinstance(net, LiteReader) else load_reader
+    load(net, Path(path))
     freeze_norms(net)
