@@ -407,7 +407,7 @@ def main(argv=None) -> None:
                     help="measure only one part (parts run side by side on two cores)")
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--verbose", action="store_true", help="print every scene and what differs in each wrong seat")
-    ap.add_argument("--models", help="a folder with all six models of models/ and their .sha256 files "
+    ap.add_argument("--models", help="a folder with every model of models/ and their .sha256 files "
                                      "(default: the shipped models)")
     a = ap.parse_args(argv)
     sizes = [float(v) for v in a.sizes.split(",") if v]
