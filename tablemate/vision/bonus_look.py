@@ -49,8 +49,9 @@ def merge(reader: np.ndarray, bonus: np.ndarray) -> np.ndarray:
     sets it never saw as of its own, and wrong there more often than the
     reader. Counted at the square root, held-out real photos read 90.4 and
     90.9 % of their flowers and seasons right at 3.0 and 3.5 cm, not 88.3
-    and 88.5 % (2.2 cm unchanged), and rendered held-out tables read every
-    tile and seat as before (docs/training.md, "The bonus reader's say").
+    and 88.5 % (2.2 cm unchanged); rendered held-out tables read every tile,
+    and every seat with the calibration given, as before (docs/training.md,
+    "The bonus reader's say").
     """
     out = reader.astype(np.float64) + 1e-9
     say = np.asarray(bonus, np.float64) ** SAY
