@@ -62,17 +62,22 @@ def _put_convs(units: list, convs: list, path: Path, kind: str) -> None:
             bn.running_var.fill_(1.0 - bn.eps)
 
 
-def load_reader(net, path: Path) -> None:
-    """Put an exported reader's weights into ``net`` (a ``Reader``, ``DeepReader`` or ``BonusReader`` of its shape)."""
+def _put_heads(net, heads: dict[str, np.ndarray]) -> None:
+    """A reader's linear heads (``face``, and ``flip`` where it has one) from the export's named weights."""
     import torch
-    from torch import nn
-    convs, heads = _onnx_weights(Path(path))
-    blocks = [m for m in net.body if isinstance(m, nn.Sequential)]
-    _put_convs([(block[0], block[1]) for block in blocks], convs, path, "reader")
     with torch.no_grad():
         for name in ("face", "flip") if hasattr(net, "flip") else ("face",):
             getattr(net, name).weight.copy_(torch.from_numpy(np.array(heads[f"{name}.weight"])))
             getattr(net, name).bias.copy_(torch.from_numpy(np.array(heads[f"{name}.bias"])))
+
+
+def load_reader(net, path: Path) -> None:
+    """Put an exported reader's weights into ``net`` (a ``Reader``, ``DeepReader`` or ``BonusReader`` of its shape)."""
+    from torch import nn
+    convs, heads = _onnx_weights(Path(path))
+    blocks = [m for m in net.body if isinstance(m, nn.Sequential)]
+    _put_convs([(block[0], block[1]) for block in blocks], convs, path, "reader")
+    _put_heads(net, heads)
 
 
 def load_lite(net, path: Path) -> None:
@@ -83,17 +88,13 @@ def load_lite(net, path: Path) -> None:
     forward pass runs them (stem, every block's expansion, depthwise and
     projection, head), which is the order of the export's Conv nodes.
     """
-    import torch
     from torch import nn
     convs, heads = _onnx_weights(Path(path))
     mods = list(net.body.modules())
-    units = [(m, nxt) for m, nxt in zip(mods, mods[1:] + [None])
+    units = [(m, nxt) for m, nxt in zip(mods, mods[1:])
              if isinstance(m, nn.Conv2d) and isinstance(nxt, nn.BatchNorm2d)]
     _put_convs(units, convs, path, "lite reader")
-    with torch.no_grad():
-        for name in ("face", "flip"):
-            getattr(net, name).weight.copy_(torch.from_numpy(np.array(heads[f"{name}.weight"])))
-            getattr(net, name).bias.copy_(torch.from_numpy(np.array(heads[f"{name}.bias"])))
+    _put_heads(net, heads)
 
 
 def _conv_units(net) -> list:
