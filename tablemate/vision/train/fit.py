@@ -23,6 +23,8 @@ from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLAS
 from tablemate.vision.datasets import data_dir
 from tablemate.vision.render.faces import FACE_H, FACE_W, real_photo_index, split_real
 
+from .stable_numbers import name_number
+
 MODELS = Path(__file__).resolve().parents[3] / "models"
 
 
@@ -83,7 +85,7 @@ def _real_crops(rng: np.random.Generator, copies: int, size: tuple[int, int] = (
                 pad = cv2.warpAffine(pad, m, (pad.shape[1], pad.shape[0]), borderMode=cv2.BORDER_REPLICATE)
                 xs.append(cv2.resize(pad, size, interpolation=cv2.INTER_AREA).astype(np.uint8))
                 ys.append(label)
-                gs.append(TILE_PHOTO_GROUPS + int.from_bytes(hashlib.sha1(p.name.encode()).digest()[:5], "big"))
+                gs.append(TILE_PHOTO_GROUPS + name_number(p.name, 0, 5))
     if not xs:
         if required:
             raise SystemExit(f"tiles-real not found at {data_dir('tiles-real')}: docs/training.md says where it goes")
@@ -113,7 +115,7 @@ def validation_split(groups: np.ndarray, rng: np.random.Generator,
     groups = np.asarray(groups, np.int64)
     loose = groups < 0
     keys = np.unique(groups[~loose]).tolist()
-    held = [k for k in keys if int.from_bytes(hashlib.sha1(b"val:%d" % k).digest()[:4], "big") < share * 2 ** 32]
+    held = [k for k in keys if name_number(b"val:%d" % k, 0, 4) < share * 2 ** 32]
     back = np.isin(groups, held) | (loose & (rng.random(len(groups)) < share))
     if back.all() or not back.any():
         back = np.zeros(len(groups), bool)

@@ -22,7 +22,6 @@ background, so a detector learns nothing negative inside a photo.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -33,6 +32,8 @@ import numpy as np
 
 from tablemate.vision.contract import READER_CLASSES, crop_tile
 from tablemate.vision.datasets import data_dir
+
+from .stable_numbers import name_number
 
 HOLDOUT_SHARE = 0.2
 CREDIT = "Chinese Mahjong Detection v4 (riichimahjongdetection, Roboflow Universe), CC BY 4.0"
@@ -79,8 +80,7 @@ def load(folder: Path | None = None) -> list[Photo]:
 
 
 def is_held_out(source_photo: str, share: float = HOLDOUT_SHARE) -> bool:
-    h = int.from_bytes(hashlib.sha1(source_photo.encode()).digest()[:4], "big")
-    return h / 2 ** 32 < share
+    return name_number(source_photo, 0, 4) / 2 ** 32 < share
 
 
 #: Group numbers of photo crops lie from here on; those below are rendered scenes' seeds (``train.data``).
@@ -93,7 +93,7 @@ def photo_group(source_photo: str) -> int:
     Why: a reader's validation crops must come from photos it never trained
     on, or its validation accuracy measures memory (``fit.validation_split``).
     """
-    return PHOTO_GROUPS + int.from_bytes(hashlib.sha1(source_photo.encode()).digest()[4:9], "big")
+    return PHOTO_GROUPS + name_number(source_photo, 4, 9)
 
 
 def split(photos: list[Photo], share: float = HOLDOUT_SHARE) -> tuple[list[Photo], list[Photo]]:
