@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import pickle
 import resource
 import statistics
 import subprocess

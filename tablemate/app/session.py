@@ -26,11 +26,10 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 
 from ..rules.notation import parse_hand
 from ..rules.tiles import Tile
-from .photo_hand import SIDES, seat_wind_of
+from .photo_hand import SIDES
 
 SESSION_VERSION = 4  # 3: one camera, table and tile set for the whole session
 ALL_CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")

@@ -10,7 +10,6 @@ service's default.
 """
 from __future__ import annotations
 
-import json
 import threading
 from datetime import datetime
 from typing import Callable

@@ -13,7 +13,6 @@ hold does nothing but start enrollment.
 """
 from __future__ import annotations
 
-import enum
 import queue
 from collections.abc import Callable, Mapping
 from typing import Any

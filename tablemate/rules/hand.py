@@ -7,7 +7,7 @@ real table, so that every rule set starts from the same guarantees.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .errors import IllegalHandError, NotationError
 from .melds import Meld

@@ -1,7 +1,6 @@
 """The board served by `tablemate club serve`: standings and table states, de/en, live over SSE (real uvicorn)."""
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time

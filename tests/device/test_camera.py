@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tablemate.device.camera import (
-    CameraError, EndOfFiles, FileCamera, OpenCVCamera, PiCamera, open_camera, settled)
+    CameraError, EndOfFiles, FileCamera, OpenCVCamera, open_camera, settled)
 from tablemate.app.config import CameraConfig
 
 

@@ -102,7 +102,6 @@ def test_detector_contract():
 
 
 def _face_crop(code, art, up=True, cut=crop_tile):
-    import cv2
     g = glyph(art, code)
     face = np.full((FACE_H, FACE_W, 3), 235, np.uint8)
     a = g[..., 3:4] / 255.0

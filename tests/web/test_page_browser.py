@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from tablemate.app.i18n_errors import localize

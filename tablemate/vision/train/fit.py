@@ -21,7 +21,7 @@ import numpy as np
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_INPUT, DET_SIZE, DET_STRIDE,
                                        READ_H, READ_W, READER_CLASSES, SIZE_SCALE)
 from tablemate.vision.datasets import data_dir
-from tablemate.vision.render.faces import FACE_H, FACE_W, real_photo_index, split_real
+from tablemate.vision.render.faces import real_photo_index, split_real
 
 from .stable_numbers import name_number
 
