@@ -61,7 +61,7 @@ from ..rules.table import Table
 from ..vision.turns import TurnTracker
 from ..device import sdnotify
 from . import actions
-from .actions import Request, drawn_table  # noqa: F401 - drawn_table: where callers found it before
+from .actions import Request
 from .inputs import ENROLL, Action, Gesture
 from .inputs import BadFrame, CameraError
 from .frame_vision import FrameVision, shrink

@@ -38,7 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(levelname)s %(message)s")
-    from ..device.buttons import ENROLL_HOLD, Buttons
+    from ..app.inputs import ENROLL_HOLD
+    from ..device.buttons import Buttons
     from ..device.camera import open_camera
     from ..app.config import ConfigError, load_config
     from ..device.display import DisplayError, open_display

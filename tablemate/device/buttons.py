@@ -20,7 +20,7 @@ from typing import Any
 from gpiozero import Button
 
 from tablemate.app.config import ACTIONS, PinsConfig
-from tablemate.app.inputs import ENROLL, ENROLL_HOLD, Action, Gesture
+from tablemate.app.inputs import ENROLL, Action, Gesture
 
 
 class Buttons:
