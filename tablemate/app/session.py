@@ -26,7 +26,6 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-
 from ..rules.notation import parse_hand
 from ..rules.tiles import Tile
 from .photo_hand import SIDES
