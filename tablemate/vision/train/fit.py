@@ -270,7 +270,8 @@ def fit_reader(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: 
     its ImageNet weights, exported as
     ``tile_reader_lite.onnx``; its learning rate rises over the first
     ``WARMUP`` of the budget, so the new heads' first, random gradients do not
-    wash out what the backbone learned.
+    wash out what the backbone learned. ``variant``: Lite1 or Lite2 in Lite0's
+    place (tried, not shipped: docs/training.md, "Deeper ImageNet readers").
 
     ``init``: go on from that exported reader's weights (``warm_start``) rather
     than from scratch, usually with a lower ``peak_lr``. ``rotate``: the share
