@@ -65,7 +65,13 @@ class Counts:
     not make into melds (role ``unknown`` with a group): a misread tile must
     not make a meld vanish, so every three of them count as one meld. They
     are counted per seat, not per group: a claimed tile misread as upright
-    looks narrower than it lies and splits its meld into two groups.
+    looks narrower than it lies and splits its meld into two groups. A group
+    of more than four backs, more backs than faces, is left out: no meld
+    shows more backs than a concealed kong's four, and such a row is a
+    hidden hand or the wall taken for lying tiles because one back among
+    them was read as a face (on a held-out look, a blank white dragon), which
+    counted as four or five claims at once and left the turn on a wrong seat
+    for the rest of the hand.
     """
 
     discards: tuple[tuple[str, ...], ...]
@@ -84,8 +90,12 @@ class Counts:
             discards.append(tuple(seat.get("discards") or ()))
             melds.append(tuple(tuple(m.get("tiles") or ()) for m in seat.get("melds") or ()))
         tiles = recognition.get("tiles") or ()
-        unread = tuple(sum(1 for t in tiles if t.get("side") == side and t.get("role") == "unknown"
-                           and t.get("group")) for side in SIDES)
+        groups: dict[tuple, list[dict]] = {}
+        for t in tiles:
+            if t.get("role") == "unknown" and t.get("group"):
+                groups.setdefault((t.get("side"), t["group"]), []).append(t)
+        unread = tuple(sum(len(g) for (s, _), g in groups.items() if s == side and not _backs_row(g))
+                       for side in SIDES)
         if not any(discards) and not any(melds) and not tiles and not any(
                 (seats.get(s) or {}).get("hand_hidden") for s in SIDES):
             return None  # nothing at all seen: no table in view, not an empty table
@@ -239,6 +249,16 @@ class TurnTracker:
             return None
         change["undone"] = unread
         return change
+
+
+#: The most backs a meld shows: a concealed kong laid face down.
+MELD_BACKS = 4
+
+
+def _backs_row(group: list[dict]) -> bool:
+    """Whether tiles vision grouped but could not make into melds are mostly backs, more than any meld shows."""
+    backs = sum(1 for t in group if t.get("code") == "back")
+    return backs > MELD_BACKS and backs > len(group) - backs
 
 
 def _grown(before: Counts, after: Counts) -> bool:

@@ -236,3 +236,26 @@ def test_a_hand_over_the_discards_while_a_seat_plays_keeps_the_accepted_frame():
     assert t.update(rec({"bottom": ["1m"], "right": ["2m"]})) is None and t.turn == "right"
     ev = t.update(rec({**full, "right": ["2m"]}))
     assert ev["kind"] == "discard" and ev["side"] == "right" and t.turn == "top"
+
+
+def test_a_row_of_backs_with_one_face_misread_among_them_is_no_claim():
+    """A hidden hand taken for lying tiles, one back read as a blank white dragon: not four claims at once."""
+    t = TurnTracker(turn="top")
+    t.update(rec({"bottom": ["1m"], "right": ["4m"]}))
+    row = with_unread(rec({"bottom": ["1m"], "right": ["4m"]}), "top", ["back"] * 7 + ["P"] + ["back"] * 7)
+    assert t.update(row) is None and t.turn == "top" and not t.last_uncertain
+    claim = with_unread(rec({"bottom": ["1m"]}), "top", ["back"] * 7 + ["P"] + ["back"] * 7)
+    claim["tiles"] += [{"code": "4m", "side": "left", "role": "unknown", "group": 7}] * 3
+    ev = t.update(claim)
+    assert ev["kind"] == "claim" and ev["side"] == "left" and ev["from"] == "right" and t.turn == "left"
+
+
+def test_a_concealed_kong_laid_face_down_beside_an_unread_pung_still_counts_as_two_melds():
+    t = TurnTracker(turn="right")
+    t.update(rec({"bottom": ["1m"], "right": ["2m"]}))
+    ev = t.update(with_unread(rec({"bottom": ["1m"]}), "top", ["back"] * 4 + ["2m", "2m", "2m"]))
+    assert ev is None and t.last_uncertain  # two melds at once: no single play makes that
+    t2 = TurnTracker(turn="right")
+    t2.update(with_unread(rec({"bottom": ["1m"], "right": ["2m"]}), "top", ["back"] * 4))
+    ev = t2.update(with_unread(rec({"bottom": ["1m"]}), "top", ["back"] * 4 + ["2m", "2m", "2m"]))
+    assert ev["kind"] == "claim" and ev["side"] == "top" and t2.turn == "top"
