@@ -26,17 +26,28 @@ frame is one that play can produce (docs/table-setup.md "During play"):
   from it, as for any discard; when the meld is read later it is that
   claim's, not a new one. Without this one unread meld would leave every
   later frame uncertain and the turn stuck;
-- anything else (melds vanishing, discards vanishing without a claim, two
-  claims at once, no table seen, no recognition at all) is an *uncertain*
-  frame and changes nothing;
-- a frame that makes no sense after a claim whose meld was never read, but
-  is ordinary play compared with the frame before that claim, undoes the
-  claim (``TurnTracker._undone``): a discard missed in one frame looked
-  like a claimed one, and came back;
+- a frame that is ordinary play compared with the frame before a claim
+  whose meld was never read undoes the claim (``TurnTracker._undone``): a
+  discard missed in one frame looked like a claimed one, and came back.
+  This is asked before the frame is read as play after the claim, which
+  it may also be (the returned discard and the next one as a run);
 - after an uncertain frame, one new discard since that frame, the table
   having only grown since the accepted one, is that discard: the accepted
   frame was out of date (a discard missed when it was played), and the
-  seat that discarded last is known (``TurnTracker._caught_up``).
+  seat that discarded last is known (``TurnTracker._caught_up``);
+- several new discards that are a run in play order from the turn plus one
+  at a seat off that run: the accepted frame missed that seat's discard
+  (played before the run: off the run, it cannot be the latest), and the
+  turn passes on from the run's last seat (``seen_late`` in the event).
+  Without this, every later frame held that discard as one more than play
+  allows, and the tracker stayed on a wrong seat for the rest of the hand;
+- a frame none of these read is told as the shortest stories of play from
+  the accepted frame (discards, claims, kongs, one discard seen late),
+  and followed if they all end on one seat (``_replayed``);
+- anything else (melds vanishing, discards vanishing without a claim, no
+  story of up to ``MAX_PLAYS`` plays or stories ending on different seats,
+  no table seen, no recognition at all) is an *uncertain* frame and
+  changes nothing.
 
 A change must be seen in ``confirm`` consecutive frames before it counts, so
 one misread frame cannot move the turn. ``next_turn()`` is the NEXT button:
@@ -172,8 +183,13 @@ class TurnTracker:
                 return None
             key = key + ("kong",) + counts.kongs()
         else:
-            change = (self._caught_up(counts) or _interpret(self.accepted, counts, self.turn, self._unread_claims)
-                      or self._undone(counts))
+            # a claim inferred from a vanished discard is undone before the frame is read as play after
+            # it: the discard is back, so it was missed, not claimed (``_undone``)
+            played = _interpret(self.accepted, counts, self.turn, self._unread_claims)
+            change = (self._caught_up(counts)
+                      or (played if played and played["kind"] == "melds_read" else None) or self._undone(counts)
+                      or played or _interpret(self.accepted, counts, self.turn, self._unread_claims, one_late=True)
+                      or _replayed(self.accepted, counts, self.turn, self._unread_claims))
         self._last = counts
         if change is None:
             self.last_uncertain = True
@@ -261,6 +277,81 @@ def _backs_row(group: list[dict]) -> bool:
     return backs > MELD_BACKS and backs > len(group) - backs
 
 
+#: The most plays one frame is read as beyond the accepted one (``_replayed``).
+MAX_PLAYS = 4
+
+
+def _replayed(before: Counts, after: Counts, turn: str, unread_claims: tuple[int, ...] = (0, 0, 0, 0)) -> dict | None:
+    """The shortest stories of play from ``before`` and the turn to ``after``; their event if they agree on the turn.
+
+    Why: the rules above read one play, a run of discards, or a run with
+    one discard seen late. A frame that holds more (a discard missed, then
+    a claim of the next one and the claimer's discard, all first seen
+    together) fitted none of them, and since every later frame differed
+    from the accepted one by still more, the tracker stayed on a wrong
+    seat until the players pressed NEXT. Here such a frame is told as
+    plays in order: a discard by the seat on turn, a claim of the last
+    discard by another seat (which then plays), a kong of the seat's own
+    (it plays again), and at most one discard the accepted frame missed.
+    Only the shortest stories count, those without a missed discard before
+    those with one, and only if every one of them ends on the same seat;
+    else the frame stays uncertain. New melds at a side with claims followed
+    before their meld was read are those claims' melds, as in ``_interpret``.
+    """
+    goal_d = tuple(len(d) for d in after.discards)
+    raw = [a - b for a, b in zip(after.meld_counts(), before.meld_counts())]
+    late = tuple(min(max(d, 0), u) for d, u in zip(raw, unread_claims))
+    goal_m = tuple(a - k for a, k in zip(after.meld_counts(), late))
+    start = (tuple(len(d) for d in before.discards), before.meld_counts(), SIDES.index(turn), None, False)
+    if any(m < b for m, b in zip(goal_m, start[1])) or sum(goal_m) - sum(start[1]) > MAX_PLAYS:
+        return None
+    layer = [(start, ())]
+    for _ in range(MAX_PLAYS):
+        nxt, ends = [], {False: {}, True: {}}  # by whether a discard seen late is told: turn -> a story
+        for (d, m, t, last, late_used), story in layer:
+            for state, play in _plays(d, m, t, last, late_used):
+                if any(a > b for a, b in zip(state[1], goal_m)):
+                    continue
+                if state[0] == goal_d and state[1] == goal_m:
+                    ends[state[4]].setdefault(state[2], story + (play,))
+                nxt.append((state, story + (play,)))
+        told = ends[False] or ends[True]  # a story without a missed discard, where there is one
+        if len(told) > 1:
+            return None
+        if told:
+            (t, found), = told.items()
+            event = {"kind": "plays", "plays": [dict(p) for p in found], "turn": SIDES[t]}
+            if any(late):
+                event["late_melds"] = late
+            return event
+        layer = nxt
+    return None
+
+
+def _plays(d: tuple, m: tuple, t: int, last: int | None, late_used: bool):
+    """Each play that may follow a state (discards, melds, turn, last discarder, late discard used): (state, play)."""
+    side = SIDES[t]
+    dd = list(d)
+    dd[t] += 1
+    yield (tuple(dd), m, (t + 1) % 4, t, late_used), (("kind", "discard"), ("side", side))
+    if last is not None and d[last] > 0:
+        for x in range(4):
+            if x != last:
+                dd, mm = list(d), list(m)
+                dd[last] -= 1
+                mm[x] += 1
+                yield (tuple(dd), tuple(mm), x, None, late_used), (("kind", "claim"), ("side", SIDES[x]),
+                                                                   ("from", SIDES[last]))
+    mm = list(m)
+    mm[t] += 1
+    yield (d, tuple(mm), t, None, late_used), (("kind", "kong"), ("side", side))
+    if not late_used:
+        for x in range(4):
+            dd = list(d)
+            dd[x] += 1
+            yield (tuple(dd), m, t, last, True), (("kind", "seen_late"), ("side", SIDES[x]))
+
+
 def _grown(before: Counts, after: Counts) -> bool:
     """Whether every side has at least the discards and melds it had."""
     return (all(len(a) >= len(b) for a, b in zip(after.discards, before.discards))
@@ -293,8 +384,13 @@ def _promoted_kong(before: Counts, after: Counts) -> dict | None:
     return found
 
 
-def _interpret(before: Counts, after: Counts, turn: str, unread_claims: tuple[int, ...] = (0, 0, 0, 0)) -> dict | None:
+def _interpret(before: Counts, after: Counts, turn: str, unread_claims: tuple[int, ...] = (0, 0, 0, 0),
+               one_late: bool = False) -> dict | None:
     """The event that takes ``before`` to ``after`` (plus the new turn), or None.
+
+    ``one_late``: several discards may be a run from the turn plus one seen
+    late (module docstring); asked last, after a claim is undone, so a
+    missed discard that looked like a claim is read as what it was.
 
     New melds at a side with claims followed before their meld was read are
     those claims' melds (``late_melds`` in the event); if nothing else
@@ -304,13 +400,13 @@ def _interpret(before: Counts, after: Counts, turn: str, unread_claims: tuple[in
     raw = [a - b for a, b in zip(after.meld_counts(), before.meld_counts())]
     late = tuple(min(max(d, 0), u) for d, u in zip(raw, unread_claims))
     dm = [d - k for d, k in zip(raw, late)]
-    event = _event(before, after, turn, dd, dm)
+    event = _event(before, after, turn, dd, dm, one_late)
     if event is not None and any(late):
         event["late_melds"] = late
     return event
 
 
-def _event(before: Counts, after: Counts, turn: str, dd: list[int], dm: list[int]) -> dict | None:
+def _event(before: Counts, after: Counts, turn: str, dd: list[int], dm: list[int], one_late: bool) -> dict | None:
     if not any(dd) and not any(dm):
         return {"kind": "melds_read"}
     if any(d < 0 for d in dm) or sum(dm) > 1:
@@ -348,11 +444,21 @@ def _event(before: Counts, after: Counts, turn: str, dd: list[int], dm: list[int
     if len(gained) == 1:
         side = SIDES[gained[0]]
         return {"kind": "discard", "side": side, "tile": after.discards[gained[0]][-1], "turn": next_side(side)}
-    # several discards since the last accepted frame: only a run in play order from the turn
+    # several discards since the last accepted frame: a run in play order from the turn ...
     start = SIDES.index(turn)
     run = [(start + k) % 4 for k in range(len(gained))]
+    late: list[int] = []
     if sorted(run) != gained:
-        return None
+        if not one_late:
+            return None
+        # ... or such a run and one seat off it, whose discard the accepted frame missed (module docstring)
+        run = run[:-1]
+        late = [i for i in gained if i not in run]
+        if not run or not set(run) <= set(gained) or len(late) != 1:
+            return None
     last = SIDES[run[-1]]
-    return {"kind": "discards", "sides": [SIDES[i] for i in run],
-            "tiles": [after.discards[i][-1] for i in run], "turn": next_side(last)}
+    event = {"kind": "discards", "sides": [SIDES[i] for i in late + run],
+             "tiles": [after.discards[i][-1] for i in late + run], "turn": next_side(last)}
+    if late:
+        event["seen_late"] = SIDES[late[0]]
+    return event

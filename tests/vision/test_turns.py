@@ -209,16 +209,17 @@ def test_a_vanished_discard_with_two_new_ones_stays_uncertain():
 
 
 def test_a_discard_seen_late_does_not_leave_the_turn_on_a_wrong_seat():
-    """Bottom's discard was missed in the frame that showed it and came back with top's, out of play order;
-    compared with the accepted frame, left's next discard then made a run in play order from top (top,
-    left, bottom) that named bottom as the last to play. One discard between the last two frames names
-    the seat that played last: left, so it is bottom's turn."""
+    """Bottom's discard was missed in the frame that showed it and came back with top's, out of play order:
+    a run from top (the turn) and one discard off it, bottom's, played before it: left's turn. (Before that
+    rule the frame was uncertain; the next, with left's discard, was then a run from top, top, left and
+    bottom, which named bottom as the last to play.)"""
     t = TurnTracker(turn="bottom")
     t.update(rec())
     t.update(rec())                                                     # bottom discarded 1m: not seen
     t.update(rec({"right": ["2m"]}))
     assert t.turn == "top"
-    assert t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"]})) is None and t.last_uncertain
+    ev = t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"]}))  # a run from top and one seen late
+    assert ev["seen_late"] == "bottom" and ev["sides"] == ["bottom", "top"] and t.turn == "left"
     ev = t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"], "left": ["4m"]}))
     assert ev == {"kind": "discard", "side": "left", "tile": "4m"} and t.turn == "bottom"
     t.update(rec({"bottom": ["1m", "5m"], "right": ["2m"], "top": ["3m"], "left": ["4m"]}))
@@ -259,3 +260,70 @@ def test_a_concealed_kong_laid_face_down_beside_an_unread_pung_still_counts_as_t
     t2.update(with_unread(rec({"bottom": ["1m"], "right": ["2m"]}), "top", ["back"] * 4))
     ev = t2.update(with_unread(rec({"bottom": ["1m"]}), "top", ["back"] * 4 + ["2m", "2m", "2m"]))
     assert ev["kind"] == "claim" and ev["side"] == "top" and t2.turn == "top"
+
+
+def test_a_discard_missed_when_played_and_seen_with_the_next_one_does_not_leave_the_turn_behind():
+    """Top's discard went unseen while left's was seen: the tracker took left's for the only play, rightly
+    passing to bottom. When bottom discards, top's shows up too: one more than a run from bottom allows."""
+    t = TurnTracker(turn="top")
+    t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"], "left": ["4m"]}))
+    ev = t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"], "left": ["4m", "5m"]}))  # top's unseen
+    assert ev["side"] == "left" and t.turn == "bottom"
+    ev = t.update(rec({"bottom": ["1m", "7m"], "right": ["2m"], "top": ["3m", "6m"], "left": ["4m", "5m"]}))
+    assert ev["kind"] == "discards" and ev["seen_late"] == "top" and ev["sides"] == ["top", "bottom"]
+    assert t.turn == "right"
+    ev = t.update(rec({"bottom": ["1m", "7m"], "right": ["2m", "8m"], "top": ["3m", "6m"], "left": ["4m", "5m"]}))
+    assert ev["kind"] == "discard" and ev["side"] == "right" and t.turn == "top"
+
+
+def test_two_seats_off_the_run_stay_uncertain():
+    t = TurnTracker(turn="bottom")
+    t.update(rec({"bottom": ["1m"]}))
+    assert t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"], "left": ["4m"]})) is None
+    assert t.turn == "bottom" and t.last_uncertain
+
+
+def test_after_an_uncertain_frame_one_new_discard_names_the_seat_that_played():
+    """``_caught_up``: a frame off every rule (right twice, bottom once), then top's discard alone."""
+    t = TurnTracker(turn="top")
+    t.update(rec({"right": ["2m"]}))
+    assert t.update(rec({"bottom": ["1m"], "right": ["2m", "6m"]})) is None and t.last_uncertain
+    ev = t.update(rec({"bottom": ["1m"], "right": ["2m", "6m"], "top": ["3m"]}))
+    assert ev == {"kind": "discard", "side": "top", "tile": "3m"} and t.turn == "left"
+
+
+def test_a_discard_missed_then_a_claim_and_the_claimers_discard_seen_at_once_are_told_as_plays():
+    """Right's discard went unseen; then top claimed the next one and discarded, all first seen in one frame:
+    no single rule fits, the shortest story of play does (right discarded, top took a kong or the
+    discard, and discarded), and it ends on left's turn."""
+    t = TurnTracker(turn="right")
+    before = rec({"bottom": list("abcde"), "right": list("fg"), "top": list("hij"), "left": list("klmn")},
+                 {"bottom": [["1m"] * 3], "top": [["2m"] * 3], "left": [["3m"] * 3]})
+    t.update(before)
+    after = rec({"bottom": list("abcde"), "right": list("fgo"), "top": list("hijp"), "left": list("klmn")},
+                {"bottom": [["1m"] * 3], "top": [["2m"] * 3, ["4p"] * 3], "left": [["3m"] * 3]})
+    ev = t.update(after)
+    assert ev["kind"] == "plays" and t.turn == "left" and not t.last_uncertain
+    assert [p["side"] for p in ev["plays"]][-1] == "top"
+    ev = t.update(after)  # the same frame again: nothing new
+    assert ev is None and t.turn == "left"
+
+
+def test_plays_that_end_on_different_seats_leave_the_frame_uncertain():
+    t = TurnTracker(turn="bottom")
+    t.update(rec({"bottom": ["1m"]}))
+    # two new melds and nothing else: kongs of bottom's own, or claims that never took a discard
+    assert t.update(rec({"bottom": ["1m"]}, {"right": [["E"] * 3], "left": [["S"] * 3]})) is None
+    assert t.last_uncertain and t.turn == "bottom"
+
+
+def test_a_claim_inferred_from_a_missed_discard_is_undone_before_the_frame_is_read_as_play_after_it():
+    """Right's discard unseen while left discarded looks like left claiming it (meld unread). When it is
+    back with bottom's discard, that frame is also a run from bottom after the claim (bottom, right) and
+    named top; without the claim it is left's and bottom's discards, and it is right's turn."""
+    t = TurnTracker(turn="left")
+    t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"]}))
+    ev = t.update(rec({"bottom": ["1m"], "top": ["3m"], "left": ["4m"]}))
+    assert ev["kind"] == "claim" and ev["meld"] is None and t.turn == "bottom"
+    t.update(rec({"bottom": ["1m", "5m"], "right": ["2m"], "top": ["3m"], "left": ["4m"]}))
+    assert t.turn == "right"
