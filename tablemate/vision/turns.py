@@ -44,7 +44,9 @@ frame is one that play can produce (docs/table-setup.md "During play"):
 - a frame none of these read is told as the shortest stories of play from
   the accepted frame (discards, claims, kongs, one discard seen late),
   and followed if they all end on one seat (``_replayed``);
-- anything else (melds vanishing, discards vanishing without a claim, no
+- a side showing fewer melds than accepted shows them as accepted: melds
+  never leave the table, so one missed is vision's doing (``_melds_kept``);
+- anything else (discards vanishing without a claim, no
   story of up to ``MAX_PLAYS`` plays or stories ending on different seats,
   no table seen, no recognition at all) is an *uncertain* frame and
   changes nothing.
@@ -174,6 +176,7 @@ class TurnTracker:
         if self.accepted is None:  # the first table seen is the baseline
             self.accepted = counts
             return None
+        counts = _melds_kept(self.accepted, counts)
         key = counts.key()
         if key == self.accepted.key():
             change = _promoted_kong(self.accepted, counts)
@@ -350,6 +353,24 @@ def _plays(d: tuple, m: tuple, t: int, last: int | None, late_used: bool):
             dd = list(d)
             dd[x] += 1
             yield (tuple(dd), m, t, last, True), (("kind", "seen_late"), ("side", SIDES[x]))
+
+
+def _melds_kept(accepted: Counts, counts: Counts) -> Counts:
+    """The frame with each side's melds as accepted where it shows fewer: melds never leave the table.
+
+    Why: a meld missed in one frame (a hand over it, its tiles misread) made
+    the frame uncertain ("melds vanishing"), so a discard played in that
+    frame was read only with the next one, and a meld that appeared wrongly
+    and went again left every later frame uncertain. Discards are not kept
+    so: a claim takes one away, and a phantom discard kept would stay.
+    """
+    fewer = [len(c) + u // 3 < len(a) + ua // 3
+             for a, c, u, ua in zip(accepted.melds, counts.melds, counts.unread, accepted.unread)]
+    if not any(fewer):
+        return counts
+    return Counts(counts.discards,
+                  tuple(a if f else c for a, c, f in zip(accepted.melds, counts.melds, fewer)),
+                  tuple(ua if f else u for u, ua, f in zip(counts.unread, accepted.unread, fewer)))
 
 
 def _grown(before: Counts, after: Counts) -> bool:

@@ -327,3 +327,13 @@ def test_a_claim_inferred_from_a_missed_discard_is_undone_before_the_frame_is_re
     assert ev["kind"] == "claim" and ev["meld"] is None and t.turn == "bottom"
     t.update(rec({"bottom": ["1m", "5m"], "right": ["2m"], "top": ["3m"], "left": ["4m"]}))
     assert t.turn == "right"
+
+
+def test_a_meld_missed_in_the_frame_of_a_discard_still_shows_the_discard_and_its_return_is_nothing_new():
+    t = TurnTracker(turn="top")
+    with_meld = {"left": [["E"] * 3]}
+    t.update(rec({"bottom": ["1m"], "right": ["2m"]}, with_meld))
+    ev = t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"]}))  # left's pung unseen, top discards
+    assert ev == {"kind": "discard", "side": "top", "tile": "3m"} and t.turn == "left"
+    assert t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"]}, with_meld)) is None
+    assert t.turn == "left" and not t.last_uncertain
