@@ -309,15 +309,20 @@ def _replayed(before: Counts, after: Counts, turn: str, unread_claims: tuple[int
     if any(m < b for m, b in zip(goal_m, start[1])) or sum(goal_m) - sum(start[1]) > MAX_PLAYS:
         return None
     layer = [(start, ())]
-    for _ in range(MAX_PLAYS):
-        nxt, ends = [], {False: {}, True: {}}  # by whether a discard seen late is told: turn -> a story
+    for depth in range(MAX_PLAYS):
+        left = MAX_PLAYS - depth - 1  # plays still to tell after this one: each moves one discard count by
+        # one at most, and one meld count by one at most, so a state further off than that cannot end a story
+        nxt: dict[tuple, tuple] = {}  # state -> the first story reaching it (stories alike from there on)
+        ends: dict[bool, dict] = {False: {}, True: {}}  # by whether a discard seen late is told: turn -> a story
         for (d, m, t, last, late_used), story in layer:
             for state, play in _plays(d, m, t, last, late_used):
-                if any(a > b for a, b in zip(state[1], goal_m)):
+                if (any(a > b for a, b in zip(state[1], goal_m))
+                        or sum(abs(a - b) for a, b in zip(state[0], goal_d)) > left
+                        or sum(goal_m) - sum(state[1]) > left):
                     continue
                 if state[0] == goal_d and state[1] == goal_m:
                     ends[state[4]].setdefault(state[2], story + (play,))
-                nxt.append((state, story + (play,)))
+                nxt.setdefault(state, story + (play,))
         told = ends[False] or ends[True]  # a story without a missed discard, where there is one
         if len(told) > 1:
             return None
@@ -327,7 +332,7 @@ def _replayed(before: Counts, after: Counts, turn: str, unread_claims: tuple[int
             if any(late):
                 event["late_melds"] = late
             return event
-        layer = nxt
+        layer = list(nxt.items())
     return None
 
 
