@@ -1,7 +1,7 @@
 """Turn tracking through vision on rendered play, frame by frame.
 
     .venv/bin/python benchmarks/turn_accuracy.py [--sequences 12] [--turns 24] [--size 2304x1296] [--markers]
-        [--cover 0.5] [--tile-cm 3.0 [--faces abstract] [--enroll]]
+        [--cover 0.5] [--tile-cm 3.0 [--faces abstract] [--enroll]] [--record FRAMES.jsonl]
 
 Renders sequences of play (docs/table-setup.md "During play": discards in rows, claims
 as exposed melds, standing hands, the wall) at the video resolution, reads
@@ -92,7 +92,10 @@ def main(argv=None) -> None:
                     help="the sets' faces: as the family draws them, or abstract ones no training drew")
     ap.add_argument("--enroll", action="store_true", help="enroll each table's set first and read with it")
     ap.add_argument("--json", help="also write the figures to this file")
+    ap.add_argument("--record", help="also write every frame's recognition to this JSON-lines file, "
+                                     "for benchmarks/turn_replay.py to give to other trackers")
     args = ap.parse_args(argv)
+    record = open(args.record, "w") if args.record else None
     if args.enroll and args.tile_cm is None:
         ap.error("--enroll needs --tile-cm (the grid is laid with the table's own tiles)")
     face_style = None if args.faces == "standard" else args.faces
@@ -133,6 +136,9 @@ def main(argv=None) -> None:
             vision.update(rec)
             seconds.append(time.perf_counter() - t0)
             truth.update(recognition_of(step.layout))
+            if record:
+                record.write(json.dumps({"sequence": seq, "frame": i, "east": east, "turn": step.turn,
+                                         "event": step.event, "recognition": rec}) + "\n")
             seen = [len(rec["seats"][s].get("discards", [])) for s in SIDES]
             want = [len(gt["seats"][s].get("discards", [])) for s in SIDES]
             counts_exact += seen == want
@@ -142,6 +148,8 @@ def main(argv=None) -> None:
             if vision.turn != step.turn or seen != want:
                 print(f"  sequence {seq} frame {i} ({step.event}): turn {vision.turn}, truth {step.turn}; "
                       f"discards seen {seen}, on the table {want}")
+    if record:
+        record.close()
     seconds.sort()
     tiles = f"{args.tile_cm} cm tiles" if args.tile_cm else "tiles of 1.8-4.0 cm"
     faces = (" with abstract faces" if face_style else "") + (", each set enrolled first" if args.enroll else "")
