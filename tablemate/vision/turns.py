@@ -302,8 +302,7 @@ def _replayed(before: Counts, after: Counts, turn: str, unread_claims: tuple[int
     before their meld was read are those claims' melds, as in ``_interpret``.
     """
     goal_d = tuple(len(d) for d in after.discards)
-    raw = [a - b for a, b in zip(after.meld_counts(), before.meld_counts())]
-    late = tuple(min(max(d, 0), u) for d, u in zip(raw, unread_claims))
+    late = _late_melds(before, after, unread_claims)
     goal_m = tuple(a - k for a, k in zip(after.meld_counts(), late))
     start = (tuple(len(d) for d in before.discards), before.meld_counts(), SIDES.index(turn), None, False)
     if any(m < b for m, b in zip(goal_m, start[1])) or sum(goal_m) - sum(start[1]) > MAX_PLAYS:
@@ -424,12 +423,17 @@ def _interpret(before: Counts, after: Counts, turn: str, unread_claims: tuple[in
     """
     dd = [len(a) - len(b) for a, b in zip(after.discards, before.discards)]
     raw = [a - b for a, b in zip(after.meld_counts(), before.meld_counts())]
-    late = tuple(min(max(d, 0), u) for d, u in zip(raw, unread_claims))
+    late = _late_melds(before, after, unread_claims)
     dm = [d - k for d, k in zip(raw, late)]
     event = _event(before, after, turn, dd, dm, one_late)
     if event is not None and any(late):
         event["late_melds"] = late
     return event
+
+
+def _late_melds(before: Counts, after: Counts, unread_claims: tuple[int, ...]) -> tuple[int, ...]:
+    """Per side, the new melds that are those of claims followed before their meld was read."""
+    return tuple(min(max(a - b, 0), u) for a, b, u in zip(after.meld_counts(), before.meld_counts(), unread_claims))
 
 
 def _event(before: Counts, after: Counts, turn: str, dd: list[int], dm: list[int], one_late: bool) -> dict | None:
@@ -480,7 +484,7 @@ def _event(before: Counts, after: Counts, turn: str, dd: list[int], dm: list[int
         # ... or such a run and one seat off it, whose discard the accepted frame missed (module docstring)
         run = run[:-1]
         late = [i for i in gained if i not in run]
-        if not run or not set(run) <= set(gained) or len(late) != 1:
+        if not set(run) <= set(gained):  # then exactly one seat of the gained is off the run
             return None
     last = SIDES[run[-1]]
     event = {"kind": "discards", "sides": [SIDES[i] for i in late + run],
