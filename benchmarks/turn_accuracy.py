@@ -95,9 +95,9 @@ def main(argv=None) -> None:
     ap.add_argument("--record", help="also write every frame's recognition to this JSON-lines file, "
                                      "for benchmarks/turn_replay.py to give to other trackers")
     args = ap.parse_args(argv)
-    record = open(args.record, "w") if args.record else None
     if args.enroll and args.tile_cm is None:
         ap.error("--enroll needs --tile-cm (the grid is laid with the table's own tiles)")
+    record = open(args.record, "w") if args.record else None
     face_style = None if args.faces == "standard" else args.faces
     size = tuple(int(x) for x in args.size.split("x"))
     frames = right = right_truth = counts_exact = 0
