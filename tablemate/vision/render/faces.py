@@ -19,6 +19,7 @@ import numpy as np
 from tablemate.rules.tiles import Tile
 
 from ..datasets import data_dir
+from .drawn_faces import drawn_face, drawn_look
 from .flowers import flower_face
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -64,7 +65,7 @@ def _load_real(path: str) -> np.ndarray:
 @dataclass(frozen=True)
 class FaceStyle:
     """One recipe for drawing faces; every tile of a set shares it."""
-    art: str                 # "fluffy", "uni" or "real"
+    art: str                 # "fluffy", "uni", "real" or "drawn" (drawn_faces.py)
     face_rgb: tuple          # face (ivory) colour, BGR
     hue_shift: int           # degrees / 2 (OpenCV hue units)
     sat_scale: float
@@ -76,6 +77,7 @@ class FaceStyle:
     index_font: int
     border: int              # inner border line width (0 = none)
     real_split: str = "train"
+    drawn_seed: int = 0      # which drawn set, for art "drawn"
 
 
 TRAIN_FACE_COLOURS = [(235, 245, 250), (215, 235, 245), (245, 245, 245), (200, 225, 235), (225, 240, 240)]
@@ -83,7 +85,16 @@ HOLDOUT_FACE_COLOURS = [(245, 228, 235), (240, 240, 220), (230, 245, 230)]
 
 
 def random_style(rng: np.random.Generator, family: str = "train") -> FaceStyle:
-    """A random face style from the ``train`` or ``holdout`` family."""
+    """A random face style from the ``train`` or ``holdout`` family, or a ``drawn`` set.
+
+    ``drawn`` is a training style whose faces are drawn from their meaning
+    (``drawn_faces.py``); a family of its own, so the training recipes that
+    existed before it draw exactly what they drew.
+    """
+    if family == "drawn":
+        base = random_style(rng, "train")
+        return FaceStyle(**{**base.__dict__, "art": "drawn", "mono": None, "stroke": 0, "scale": 1.0,
+                            "offset": (0, 0), "drawn_seed": int(rng.integers(2 ** 31))})
     hold = family == "holdout"
     r = rng.random()
     if hold:
@@ -157,6 +168,13 @@ def draw_face(code: str, style: FaceStyle, rng: np.random.Generator,
         paths = real[code]
         face = _load_real(str(paths[rng.integers(len(paths))])).copy()
         face = _recolour(face, FaceStyle(**{**style.__dict__, "mono": None, "hue_shift": style.hue_shift // 3}))
+        return face
+    if style.art == "drawn":
+        if code.startswith("h"):
+            return flower_face(code, style.face_rgb, rng, FACE_W, FACE_H)
+        face = drawn_face(code, drawn_look(style.drawn_seed, style.face_rgb), rng, FACE_W, FACE_H)
+        if style.index and code[0].isdigit():
+            draw_index(face, code, style.index, style.index_font)
         return face
     if code.startswith("h") and style.real_split == "train" and rng.random() < 0.5:
         return flower_face(code, style.face_rgb, rng, FACE_W, FACE_H)

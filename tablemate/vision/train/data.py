@@ -58,10 +58,10 @@ def jitter_quad(q: np.ndarray, rng: np.random.Generator, amount: float = 1.0) ->
     return c + rng.normal(0, 0.06 * amount * w, 2) + ((q - c) @ rot.T) * s
 
 
-def _reader_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _reader_scene(seed: int, family: str = "train") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     layout = reader_layout(rng)
-    img, gt, _ = render_topdown(layout, seed, family="train", ppc=float(rng.uniform(8, 15)))
+    img, gt, _ = render_topdown(layout, seed, family=family, ppc=float(rng.uniform(8, 15)))
     xs, ys, fl = [], [], []
     backs = 0
     for t in gt["tiles"]:
@@ -77,6 +77,11 @@ def _reader_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         ys.append(READER_CLASSES.index(t["code"]))
         fl.append(int(flip))
     return np.stack(xs), np.array(ys, np.int16), np.array(fl, np.int8)
+
+
+def _drawn_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A reader scene whose set is drawn from the faces' meaning (``render/drawn_faces.py``)."""
+    return _reader_scene(seed, family="drawn")
 
 
 def bonus_layout(rng: np.random.Generator) -> dict:
@@ -319,6 +324,9 @@ def main(argv=None) -> None:
     ap.add_argument("--index-scenes", type=int, default=0,
                     help="reader: sets of suited tiles whose corner index, not their picture, tells the rank "
                          "(index_faces.py), 24 crops each")
+    ap.add_argument("--drawn-scenes", type=int, default=0,
+                    help="reader: scenes whose set is drawn from what the faces mean (pips, sticks, numerals "
+                         "in several typefaces; render/drawn_faces.py), counted among the rendered crops")
     ap.add_argument("--outline-copies", type=int, default=0,
                     help="reader: crops cut from the shipped detector's outlines of each real training photo "
                          "laid on a mat (tiles 1.9-3.8 cm on 85 cm), this many passes")
@@ -332,7 +340,7 @@ def main(argv=None) -> None:
     # One worker runs in this process: forking a process that has already loaded
     # torch (the smoke test does) can deadlock the child in OpenMP.
     with (mp.Pool(a.workers, initializer=_init) if a.workers > 1 else _InProcess()) as pool:
-        if a.reader_scenes or a.outline_copies:
+        if a.reader_scenes or a.drawn_scenes or a.outline_copies:
             # Each crop's group: the scene it was rendered in (its seed) or the photo it was cut from.
             seeds = list(range(a.seed, a.seed + a.reader_scenes))
             res = pool.map(_reader_scene, seeds, chunksize=4)
@@ -340,6 +348,10 @@ def main(argv=None) -> None:
                 from .index_faces import index_scene  # it imports this module
                 more = list(range(a.seed + 300000, a.seed + 300000 + a.index_scenes))
                 res += pool.map(index_scene, more, chunksize=8)
+                seeds += more
+            if a.drawn_scenes:
+                more = list(range(a.seed + 400000, a.seed + 400000 + a.drawn_scenes))
+                res += pool.map(_drawn_scene, more, chunksize=4)
                 seeds += more
             groups = seeds
             rendered = sum(len(r[1]) for r in res)  # the crops before this count are rendered, the rest real

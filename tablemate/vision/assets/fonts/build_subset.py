@@ -1,11 +1,14 @@
-"""Rebuild the face fonts the renderer draws flower and season tiles with (developers only).
+"""Rebuild the face fonts the renderer draws tile faces with (developers only).
 
-Why subsets: the renderer needs only the characters printed on bonus tiles
-(the four flowers 梅蘭菊竹, the four seasons 春夏秋冬, and their numbers), so
-training can run on a machine without the 19 MB CJK collections. The
-character list lives in ``tablemate.vision.render.flowers.FONT_CHARS``.
+Why subsets: the renderer needs only the characters printed on tiles (the
+flowers 梅蘭菊竹 and seasons 春夏秋冬 with their numbers; the numerals,
+萬, the winds and the dragons of the drawn sets), so training can run on a
+machine without the 19 MB CJK collections. The character lists live in
+``tablemate.vision.render.flowers.FONT_CHARS`` and
+``tablemate.vision.render.drawn_faces.SUIT_CHARS``.
 
-Usage (needs Debian's fonts-noto-cjk and ``pip install fonttools``)::
+Usage (needs Debian's fonts-noto-cjk, fonts-arphic-ukai and
+fonts-arphic-uming, and ``pip install fonttools``)::
 
     PYTHONPATH=. python tablemate/vision/assets/fonts/build_subset.py
 """
@@ -16,26 +19,31 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTCollection
 
+from tablemate.vision.render.drawn_faces import SUIT_CHARS, SUIT_FONT_FILES
 from tablemate.vision.render.flowers import FONT_CHARS, FONT_FILES
 
 NOTO = "/usr/share/fonts/opentype/noto/"
-#: (collection, index of the TC font: traditional forms, as on tiles) per shipped file.
+ARPHIC = "/usr/share/fonts/truetype/arphic/"
+#: (collection, index of the traditional-forms font, characters kept) per shipped file.
 SOURCES = {
-    "NotoSansCJKtc-Bold-flowers.otf": (NOTO + "NotoSansCJK-Bold.ttc", 3),
-    "NotoSerifCJKtc-Bold-flowers.otf": (NOTO + "NotoSerifCJK-Bold.ttc", 3),
+    FONT_FILES[0]: (NOTO + "NotoSansCJK-Bold.ttc", 3, FONT_CHARS),
+    FONT_FILES[1]: (NOTO + "NotoSerifCJK-Bold.ttc", 3, FONT_CHARS),
+    SUIT_FONT_FILES[0]: (NOTO + "NotoSansCJK-Bold.ttc", 3, SUIT_CHARS),
+    SUIT_FONT_FILES[1]: (NOTO + "NotoSerifCJK-Bold.ttc", 3, SUIT_CHARS),
+    SUIT_FONT_FILES[2]: (ARPHIC + "ukai.ttc", 1, SUIT_CHARS),   # AR PL UKai HK
+    SUIT_FONT_FILES[3]: (ARPHIC + "uming.ttc", 1, SUIT_CHARS),  # AR PL UMing HK
 }
 
 
 def main() -> None:
-    for name in FONT_FILES:
-        source, index = SOURCES[name]
+    for name, (source, index, chars) in SOURCES.items():
         font = TTCollection(source).fonts[index]
         options = subset.Options()
         options.name_IDs = ["*"]
         options.name_languages = ["*"]
         options.notdef_outline = True
         subsetter = subset.Subsetter(options)
-        subsetter.populate(unicodes=sorted(ord(ch) for ch in FONT_CHARS))
+        subsetter.populate(unicodes=sorted(ord(ch) for ch in chars))
         subsetter.subset(font)
         out = Path(__file__).with_name(name)
         font.save(out)

@@ -1,0 +1,110 @@
+"""Faces drawn from their meaning: N pips or sticks in their place, the numeral over 萬, in many looks."""
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from tablemate.vision.render import faces
+from tablemate.vision.render.drawn_faces import (CIRCLES, STICKS, SUIT_CHARS, SUIT_FONT_FILES, _font, drawn_face,
+                                                 drawn_look)
+from tablemate.vision.train import data
+
+CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
+FACE = (225, 240, 245)
+
+
+def _ink(face: np.ndarray, look) -> np.ndarray:
+    """Where the face is not the face colour (anti-aliased edges count as face)."""
+    return (np.abs(face.astype(int) - np.array(look.face_rgb)).sum(axis=2) > 90).astype(np.uint8)
+
+
+def _blobs(face: np.ndarray, look) -> int:
+    ink = cv2.morphologyEx(_ink(face, look), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    return cv2.connectedComponents(ink)[0] - 1
+
+
+@pytest.mark.parametrize("font_index", range(len(SUIT_FONT_FILES)))
+def test_shipped_suit_fonts_draw_every_character_distinctly(font_index):
+    """A missing glyph draws as the same .notdef box for every character: all must differ."""
+    glyphs = []
+    for ch in SUIT_CHARS:
+        im = Image.new("L", (48, 48), 0)
+        ImageDraw.Draw(im).text((2, 0), ch, font=_font(font_index, 40), fill=255)
+        glyphs.append((np.asarray(im) > 0).tobytes())
+    assert len(set(glyphs)) == len(SUIT_CHARS)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_every_code_of_a_set_has_its_own_face(seed):
+    look = drawn_look(seed, FACE)
+    drawn = {c: drawn_face(c, look, np.random.default_rng(0)) for c in CODES}
+    assert all(f.shape == (128, 96, 3) and f.dtype == np.uint8 for f in drawn.values())
+    keys = {c: f.tobytes() for c, f in drawn.items()}
+    assert len(set(keys.values())) == len(CODES)
+    ink = {c: _ink(f, look).mean() for c, f in drawn.items()}
+    assert all(v > 0.02 for c, v in ink.items() if c != "P" or look.white != "blank")
+
+
+@pytest.mark.parametrize("rank", range(2, 10))
+def test_a_circles_face_shows_as_many_pips_as_its_rank(rank):
+    """Solid pips of one ink, far enough apart that each is one blob."""
+    look = replace(drawn_look(0, FACE), pip="solid", pip_colours="mono")
+    assert _blobs(drawn_face(f"{rank}p", look, np.random.default_rng(rank)), look) == rank == len(CIRCLES[rank][0])
+
+
+@pytest.mark.parametrize("rank", [2, 3, 4, 5, 6, 7, 9])
+def test_a_bamboo_face_shows_as_many_sticks_as_its_rank(rank):
+    """Sticks without node lines, one ink: each stick one blob (8s's sticks touch, as on real tiles)."""
+    look = replace(drawn_look(3, FACE), nodes=0, stick_colours="mono")
+    face = drawn_face(f"{rank}s", look, np.random.default_rng(rank))
+    ink = _ink(face, look)
+    # The stick's bright middle line may cut it lengthwise: join along the stick, not across.
+    ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((1, 5), np.uint8))
+    assert cv2.connectedComponents(ink)[0] - 1 == rank == len(STICKS[rank][0])
+
+
+def test_characters_differ_only_in_the_numeral():
+    """1m..9m of one set share their 萬 (the lower part) and differ above it."""
+    look = drawn_look(5, FACE)
+    one, nine = (drawn_face(c, look, np.random.default_rng(1)) for c in ("1m", "9m"))
+    diff = (one != nine).any(axis=2)
+    assert diff[:50].any() and not diff[80:].any()
+
+
+def test_looks_differ_between_sets_and_repeat_within_one():
+    assert drawn_look(1, FACE) == drawn_look(1, FACE)
+    looks = {drawn_look(s, FACE) for s in range(12)}
+    assert len(looks) == 12
+    assert len({lk.pip for lk in looks}) > 1 and len({lk.font for lk in looks}) > 1
+
+
+def test_bad_codes_are_refused():
+    look = drawn_look(0, FACE)
+    for bad in ("h1", "back", "0p", "Q"):
+        with pytest.raises((ValueError, KeyError)):
+            drawn_face(bad, look, np.random.default_rng(0))
+
+
+def test_a_drawn_style_draws_drawn_faces_and_procedural_flowers():
+    style = faces.random_style(np.random.default_rng(4), "drawn")
+    assert style.art == "drawn"
+    face = faces.draw_face("5p", style, np.random.default_rng(0))
+    look = drawn_look(style.drawn_seed, style.face_rgb)
+    plain = drawn_face("5p", look, np.random.default_rng(0))
+    if style.index is None:
+        assert (face == plain).all()
+    else:  # the corner index is printed over the drawn face
+        assert (face != plain).any() and (face[40:] == plain[40:]).all()
+    assert faces.draw_face("h2", style, np.random.default_rng(0)).shape == (128, 96, 3)
+
+
+def test_drawn_scenes_are_rendered_crops_of_their_own_groups(tmp_path):
+    data.main(["--out", str(tmp_path), "--reader-scenes", "1", "--drawn-scenes", "2", "--detector-scenes", "0",
+               "--workers", "1", "--seed", "10"])
+    d = np.load(tmp_path / "reader.npz")
+    assert int(d["rendered"]) == len(d["y"])
+    assert set(np.unique(d["group"])) == {10, 400010, 400011}
+    drawn = d["group"] >= 400000
+    assert drawn.sum() > 20 and (~drawn).sum() > 20
