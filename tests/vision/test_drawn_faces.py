@@ -108,3 +108,26 @@ def test_drawn_scenes_are_rendered_crops_of_their_own_groups(tmp_path):
     assert set(np.unique(d["group"])) == {10, 400010, 400011}
     drawn = d["group"] >= 400000
     assert drawn.sum() > 20 and (~drawn).sum() > 20
+
+
+def _bench():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "reader_drawn_sets.py"
+    spec = importlib.util.spec_from_file_location("reader_drawn_sets_under_test", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_drawn_sets_benchmark_groups_codes_and_reads_upright_crops():
+    bench = _bench()
+    assert [bench.group_of(c) for c in ("5m", "1p", "9s", "E", "P", "h3", "back")] == [
+        "characters", "circles", "bamboo", "honours", "honours", "flowers and seasons", "backs"]
+    xs, ys = bench.drawn_crops(1, 10)
+    x, y, flip = data._drawn_scene(400010)
+    assert (ys == y).all() and flip.any()
+    k = int(np.nonzero(flip)[0][0])
+    assert (xs[k] == x[k][::-1, ::-1]).all()  # the half turn training adds is undone
+    res = bench.figures(xs[:40], ys[:40])
+    assert res["tiles"] == 40 and all(0.0 <= v <= 1.0 for v in res["together"].values())

@@ -1,0 +1,88 @@
+"""The readers on sets drawn from the faces' meaning: do they read numerals and count pips, or know art?
+
+    python benchmarks/reader_drawn_sets.py [--scenes 40] [--seed 9000] [--models DIR] [--json OUT.json]
+
+Why: every face the readers learn comes from two art sets, a few hundred
+tile photos and the training photos' sets, so a reader may read 五 over 萬 by
+one art's strokes rather than as the numeral. ``render/drawn_faces.py``
+draws whole sets whose class lies only in the meaning (N pips or sticks in
+their places, the numeral in a Kai, Ming, Sans or Serif face), everything
+else random per set. This renders ``--scenes`` reader scenes of such sets
+(``train.data._drawn_scene``; the seeds are ``--seed`` + 400000 on, as
+``train.data --drawn-scenes`` numbers them, so keep ``--seed`` away from any
+training run's), cuts the crops as training does and reads them with each
+reader alone and together as recognition asks them, per suit.
+
+A reader trained with ``--drawn-scenes`` has seen other sets of the same
+fonts and shapes, so for it this measures sets of a known kind, not unseen
+typefaces. Figures to read, not a test: the exit status is 0 either way.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+from tablemate.vision import models
+from tablemate.vision.contract import READER_CLASSES, reader_blob
+from tablemate.vision.train import data
+
+GROUPS = {"characters": "m", "circles": "p", "bamboo": "s"}
+
+
+def group_of(code: str) -> str:
+    if code[0].isdigit():
+        return next(g for g, s in GROUPS.items() if code[1] == s)
+    return {"h": "flowers and seasons", "b": "backs"}.get(code[0], "honours")
+
+
+def drawn_crops(scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Upright crops and their codes' indices from ``scenes`` drawn scenes."""
+    xs, ys = [], []
+    for s in range(seed + 400000, seed + 400000 + scenes):
+        x, y, flip = data._drawn_scene(s)
+        xs += [c[::-1, ::-1] if f else c for c, f in zip(x, flip)]  # the half turn training adds, undone
+        ys.append(y)
+    return np.stack(xs), np.concatenate(ys).astype(int)
+
+
+def figures(xs: np.ndarray, ys: np.ndarray, models_dir=None) -> dict:
+    blob = reader_blob(list(xs))
+    alone = {"first": models.READER, "deep": models.DEEP_READER, "lite": models.LITE_READER}
+    got: dict[str, list] = {k: [] for k in (*alone, "together")}
+    for i in range(0, len(blob), 512):
+        b = blob[i:i + 512]
+        for key, name in alone.items():
+            got[key].append(models.session(name, models_dir).run(["probs"], {"crops": b})[0].argmax(1))
+        got["together"].append(models.run_reader(b, models_dir)[0].argmax(1))
+    groups = np.array([group_of(READER_CLASSES[y]) for y in ys])
+    out: dict = {"tiles": int(len(ys))}
+    for key, parts in got.items():
+        right = np.concatenate(parts) == ys
+        out[key] = {"all": float(right.mean()),
+                    **{g: float(right[groups == g].mean()) for g in sorted(set(groups))}}
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--scenes", type=int, default=40, help="drawn scenes to render (default 40)")
+    ap.add_argument("--seed", type=int, default=9000, help="first scene's seed, less 400000 (default 9000)")
+    ap.add_argument("--models", help="a folder with the models of models/ and their .sha256 files")
+    ap.add_argument("--json", help="also write the figures to this file")
+    a = ap.parse_args(argv)
+    xs, ys = drawn_crops(a.scenes, a.seed)
+    res = figures(xs, ys, a.models)
+    print(f"readers on {res['tiles']} crops of {a.scenes} drawn sets (seed {a.seed}), read right:")
+    for key in ("first", "deep", "lite", "together"):
+        r = res[key]
+        parts = ", ".join(f"{g} {v:.3f}" for g, v in r.items() if g != "all")
+        print(f"  {key:9s} {r['all']:.4f}  ({parts})")
+    if a.json:
+        Path(a.json).write_text(json.dumps(res, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
