@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from tablemate.vision import models
-from tablemate.vision.contract import READER_CLASSES, reader_blob
+from tablemate.vision.contract import READER_CLASSES
 from tablemate.vision.train import data
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from reader_photo_crops import readings  # noqa: E402
 
 GROUPS = {"characters": "m", "circles": "p", "bamboo": "s"}
 
@@ -49,18 +52,11 @@ def drawn_crops(scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def figures(xs: np.ndarray, ys: np.ndarray, models_dir=None) -> dict:
-    blob = reader_blob(list(xs))
-    alone = {"first": models.READER, "deep": models.DEEP_READER, "lite": models.LITE_READER}
-    got: dict[str, list] = {k: [] for k in (*alone, "together")}
-    for i in range(0, len(blob), 512):
-        b = blob[i:i + 512]
-        for key, name in alone.items():
-            got[key].append(models.session(name, models_dir).run(["probs"], {"crops": b})[0].argmax(1))
-        got["together"].append(models.run_reader(b, models_dir)[0].argmax(1))
+    """Each reader's share read right (``reader_photo_crops.readings``), overall and per group of faces."""
     groups = np.array([group_of(READER_CLASSES[y]) for y in ys])
     out: dict = {"tiles": int(len(ys))}
-    for key, parts in got.items():
-        right = np.concatenate(parts) == ys
+    for key, probs in readings(xs, models_dir).items():
+        right = probs.argmax(1) == ys
         out[key] = {"all": float(right.mean()),
                     **{g: float(right[groups == g].mean()) for g in sorted(set(groups))}}
     return out
