@@ -6,6 +6,8 @@ face colour) applied to the rasterised CC0 / public-domain art in
 ``tablemate/vision/assets`` or to real tile photos. Styles come in two
 families: ``train`` recipes and ``holdout`` recipes the models never see in
 training, so the benchmark measures generalisation to unseen face styles.
+A third, ``drawn``, trains on sets drawn from the faces' meaning
+(``drawn_faces.py``) instead of art.
 """
 from __future__ import annotations
 
