@@ -120,6 +120,15 @@ def _rgb(bgr: tuple) -> tuple:
     return (int(bgr[2]), int(bgr[1]), int(bgr[0]))
 
 
+#: OpenCV draws at sub-pixel positions given in 1/16 pixels (``shift=4``).
+SHIFT = 4
+
+
+def _fx(*xy: float) -> tuple[int, ...]:
+    """Coordinates (or a radius) in OpenCV's fixed point."""
+    return tuple(int(round(v * (1 << SHIFT))) for v in xy)
+
+
 def _box(look: DrawnLook, w: int, h: int) -> tuple[float, float, float, float]:
     m = look.margin * w
     return m, m * 1.1, w - m, h - m * 1.1
@@ -136,19 +145,18 @@ def _pip_colour(look: DrawnLook, rank: int, i: int) -> tuple:
         return accent
     if rank in (6, 7) and i < rank - 4:
         return second
-    if rank in (3,):
+    if rank == 3:
         return (main, accent, second)[i]
     if rank in (2, 4, 8):
         return (main, second)[i % 2]
     return main
 
 
-def _pip(img: np.ndarray, cx: float, cy: float, r: float, colour: tuple, look: DrawnLook,
-         rng: np.random.Generator) -> None:
+def _pip(img: np.ndarray, cx: float, cy: float, r: float, colour: tuple, look: DrawnLook) -> None:
     face = look.face_rgb
-    c = (int(round(cx * 16)), int(round(cy * 16)))
-    R = lambda f: max(1, int(round(r * f * 16)))  # noqa: E731 - shifts for sub-pixel circles
-    sh = dict(lineType=cv2.LINE_AA, shift=4)
+    c = _fx(cx, cy)
+    R = lambda f: max(1, _fx(r * f)[0])  # noqa: E731 - a share of the pip's radius, in fixed point
+    sh = dict(lineType=cv2.LINE_AA, shift=SHIFT)
     t = max(1, int(round(r * look.ring_w)))
     if look.pip == "solid":
         cv2.circle(img, c, R(1.0), colour, -1, **sh)
@@ -161,13 +169,13 @@ def _pip(img: np.ndarray, cx: float, cy: float, r: float, colour: tuple, look: D
         cv2.circle(img, c, R(1.0 - look.ring_w / 2), colour, t, **sh)
         for k in range(8):
             a = np.pi * k / 4
-            p = (int(round((cx + 0.65 * r * np.cos(a)) * 16)), int(round((cy + 0.65 * r * np.sin(a)) * 16)))
+            p = _fx(cx + 0.65 * r * np.cos(a), cy + 0.65 * r * np.sin(a))
             cv2.circle(img, p, R(0.12), colour, -1, **sh)
         cv2.circle(img, c, R(0.22), look.inks[2], -1, **sh)
     else:  # flower: petals round a heart
         for k in range(6):
             a = np.pi * k / 3
-            p = (int(round((cx + 0.55 * r * np.cos(a)) * 16)), int(round((cy + 0.55 * r * np.sin(a)) * 16)))
+            p = _fx(cx + 0.55 * r * np.cos(a), cy + 0.55 * r * np.sin(a))
             cv2.circle(img, p, R(0.4), colour, -1, **sh)
         cv2.circle(img, c, R(0.3), face, -1, **sh)
         cv2.circle(img, c, R(0.18), look.inks[2], -1, **sh)
@@ -179,9 +187,9 @@ def _circles(img: np.ndarray, rank: int, look: DrawnLook, rng: np.random.Generat
     centres, r = CIRCLES[rank]
     rad = r * (x1 - x0) * rng.uniform(1.0, 1.12)  # pips never touch: CIRCLES' radii leave room for this
     for i, (u, v) in enumerate(centres):
-        _pip(img, x0 + u * (x1 - x0), y0 + v * (y1 - y0), rad, _pip_colour(look, rank, i), look, rng)
+        _pip(img, x0 + u * (x1 - x0), y0 + v * (y1 - y0), rad, _pip_colour(look, rank, i), look)
     if rank == 1:  # the one's big pip carries a pattern of its own
-        _pip(img, (x0 + x1) / 2, (y0 + y1) / 2, rad * 0.45, look.inks[2], look, rng)
+        _pip(img, (x0 + x1) / 2, (y0 + y1) / 2, rad * 0.45, look.inks[2], look)
 
 
 def _stick(img: np.ndarray, cx: float, cy: float, length: float, tilt: float, colour: tuple,
@@ -189,7 +197,7 @@ def _stick(img: np.ndarray, cx: float, cy: float, length: float, tilt: float, co
     width = length * look.stick_w
     rect = ((cx, cy), (width, length), tilt)
     pts = cv2.boxPoints(rect)
-    cv2.fillConvexPoly(img, np.round(pts * 16).astype(np.int32), colour, cv2.LINE_AA, 4)
+    cv2.fillConvexPoly(img, np.array([_fx(*p) for p in pts], np.int32), colour, cv2.LINE_AA, SHIFT)
     a = np.deg2rad(tilt)
     along = np.array([-np.sin(a), np.cos(a)])
     across = np.array([np.cos(a), np.sin(a)])
@@ -198,16 +206,14 @@ def _stick(img: np.ndarray, cx: float, cy: float, length: float, tilt: float, co
         t = -0.5 + k / (look.nodes + 1)
         p = np.array([cx, cy]) + along * t * length
         a0, a1 = p - across * width * 0.5, p + across * width * 0.5
-        cv2.line(img, tuple(int(v) for v in np.round(a0 * 16)), tuple(int(v) for v in np.round(a1 * 16)),
-                 look.face_rgb, lw, cv2.LINE_AA, 4)
+        cv2.line(img, _fx(*a0), _fx(*a1), look.face_rgb, lw, cv2.LINE_AA, SHIFT)
     # the stick's bright middle line, as most sets draw it
     p0 = np.array([cx, cy]) - along * length * 0.4
     p1 = np.array([cx, cy]) + along * length * 0.4
-    cv2.line(img, tuple(int(v) for v in np.round(p0 * 16)), tuple(int(v) for v in np.round(p1 * 16)),
-             look.face_rgb, max(1, lw // 2), cv2.LINE_AA, 4)
+    cv2.line(img, _fx(*p0), _fx(*p1), look.face_rgb, max(1, lw // 2), cv2.LINE_AA, SHIFT)
 
 
-def _bird(img: np.ndarray, look: DrawnLook, rng: np.random.Generator) -> None:
+def _bird(img: np.ndarray, look: DrawnLook) -> None:
     """The one of bamboo: some bird, different in every set."""
     h, w = img.shape[:2]
     x0, y0, x1, y1 = _box(look, w, h)
@@ -236,7 +242,7 @@ def _bird(img: np.ndarray, look: DrawnLook, rng: np.random.Generator) -> None:
 
 def _bamboo(img: np.ndarray, rank: int, look: DrawnLook, rng: np.random.Generator) -> None:
     if rank == 1:
-        _bird(img, look, rng)
+        _bird(img, look)
         return
     h, w = img.shape[:2]
     x0, y0, x1, y1 = _box(look, w, h)
@@ -286,10 +292,10 @@ def _characters(face: np.ndarray, code: str, look: DrawnLook, rng: np.random.Gen
 def _white(img: np.ndarray, look: DrawnLook) -> None:
     h, w = img.shape[:2]
     x0, y0, x1, y1 = _box(look, w, h)
-    ink, t = look.white_ink, max(2, int(w * 0.04))
-    p0, p1 = (int(x0 + w * 0.04), int(y0 + w * 0.04)), (int(x1 - w * 0.04), int(y1 - w * 0.04))
     if look.white == "blank":
         return
+    ink, t = look.white_ink, max(2, int(w * 0.04))
+    p0, p1 = (int(x0 + w * 0.04), int(y0 + w * 0.04)), (int(x1 - w * 0.04), int(y1 - w * 0.04))
     cv2.rectangle(img, p0, p1, ink, t, cv2.LINE_AA)
     if look.white == "double":
         q = int(w * 0.08)
@@ -311,7 +317,7 @@ def drawn_face(code: str, look: DrawnLook, rng: np.random.Generator, width: int 
         _circles(img, int(code[0]), look, rng)
     elif code[-1] == "s" and code[0].isdigit():
         _bamboo(img, int(code[0]), look, rng)
-    elif code[-1] == "m" and code[0].isdigit() or code in ("E", "S", "W", "N", "C", "F"):
+    elif code[-1] == "m" and code[0].isdigit() or code in WINDS or code in ("C", "F"):
         img = _characters(img, code, look, rng)
     else:
         raise ValueError(f"{code!r} is not a suited tile, wind or dragon")
