@@ -14,8 +14,13 @@ training run's), cuts the crops as training does and reads them with each
 reader alone and together as recognition asks them, per suit.
 
 A reader trained with ``--drawn-scenes`` has seen other sets of the same
-fonts and shapes, so for it this measures sets of a known kind, not unseen
-typefaces. Figures to read, not a test: the exit status is 0 either way.
+fonts and shapes, so for it the first figures measure sets of a known kind.
+The same sets are then drawn again in a typeface no training prints with
+(``drawn_faces.HELD_OUT_FONT_FILES``, Droid Sans Fallback: family
+``drawn-held-out``) and read again: only the characters and the winds and
+dragons change, so the gap between the two is what the readers owe to
+having seen the typefaces. Figures to read, not a test: the exit status is
+0 either way.
 """
 from __future__ import annotations
 
@@ -41,11 +46,14 @@ def group_of(code: str) -> str:
     return {"h": "flowers and seasons", "b": "backs"}.get(code[0], "honours")
 
 
-def drawn_crops(scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Upright crops and their codes' indices from ``scenes`` drawn scenes."""
+FAMILIES = {"typefaces training prints with": "drawn", "a typeface training never prints with": "drawn-held-out"}
+
+
+def drawn_crops(scenes: int, seed: int, family: str = "drawn") -> tuple[np.ndarray, np.ndarray]:
+    """Upright crops and their codes' indices from ``scenes`` drawn scenes (``family``: drawn, drawn-held-out)."""
     xs, ys = [], []
     for s in range(seed + 400000, seed + 400000 + scenes):
-        x, y, flip = data._drawn_scene(s)
+        x, y, flip = data._reader_scene(s, family=family)
         xs += [c[::-1, ::-1] if f else c for c, f in zip(x, flip)]  # the half turn training adds, undone
         ys.append(y)
     return np.stack(xs), np.concatenate(ys).astype(int)
@@ -69,15 +77,17 @@ def main(argv=None) -> None:
     ap.add_argument("--models", help="a folder with the models of models/ and their .sha256 files")
     ap.add_argument("--json", help="also write the figures to this file")
     a = ap.parse_args(argv)
-    xs, ys = drawn_crops(a.scenes, a.seed)
-    res = figures(xs, ys, a.models)
-    print(f"readers on {res['tiles']} crops of {a.scenes} drawn sets (seed {a.seed}), read right:")
-    for key in ("first", "deep", "lite", "together"):
-        r = res[key]
-        parts = ", ".join(f"{g} {v:.3f}" for g, v in r.items() if g != "all")
-        print(f"  {key:9s} {r['all']:.4f}  ({parts})")
+    out = {}
+    for name, family in FAMILIES.items():
+        xs, ys = drawn_crops(a.scenes, a.seed, family)
+        res = out[family] = figures(xs, ys, a.models)
+        print(f"readers on {res['tiles']} crops of {a.scenes} drawn sets (seed {a.seed}), {name}, read right:")
+        for key in ("first", "deep", "lite", "together"):
+            r = res[key]
+            parts = ", ".join(f"{g} {v:.3f}" for g, v in r.items() if g != "all")
+            print(f"  {key:9s} {r['all']:.4f}  ({parts})", flush=True)
     if a.json:
-        Path(a.json).write_text(json.dumps(res, indent=2) + "\n")
+        Path(a.json).write_text(json.dumps(out, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from tablemate.vision.render import faces
-from tablemate.vision.render.drawn_faces import (CIRCLES, STICKS, SUIT_CHARS, SUIT_FONT_FILES, _font, drawn_face,
-                                                 drawn_look)
+from tablemate.vision.render.drawn_faces import (CIRCLES, HELD_OUT_FONT_FILES, STICKS, SUIT_CHARS, SUIT_FONT_FILES,
+                                                 _font, drawn_face, drawn_look)
 from tablemate.vision.train import data
 
 CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
@@ -25,7 +25,7 @@ def _blobs(face: np.ndarray, look) -> int:
     return cv2.connectedComponents(ink)[0] - 1
 
 
-@pytest.mark.parametrize("font_index", range(len(SUIT_FONT_FILES)))
+@pytest.mark.parametrize("font_index", range(len(SUIT_FONT_FILES) + len(HELD_OUT_FONT_FILES)))
 def test_shipped_suit_fonts_draw_every_character_distinctly(font_index):
     """A missing glyph draws as the same .notdef box for every character: all must differ."""
     glyphs = []
@@ -127,7 +127,30 @@ def test_the_drawn_sets_benchmark_groups_codes_and_reads_upright_crops():
     xs, ys = bench.drawn_crops(1, 10)
     x, y, flip = data._drawn_scene(400010)
     assert (ys == y).all() and flip.any()
+    held, held_ys = bench.drawn_crops(1, 10, "drawn-held-out")
+    assert (held_ys == ys).all() and any((a != b).any() for a, b in zip(held, xs))  # the same set, another type
     k = int(np.nonzero(flip)[0][0])
     assert (xs[k] == x[k][::-1, ::-1]).all()  # the half turn training adds is undone
     res = bench.figures(xs[:40], ys[:40])
     assert res["tiles"] == 40 and all(0.0 <= v <= 1.0 for v in res["together"].values())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_held_out_look_is_the_same_set_in_a_typeface_training_never_uses(seed):
+    """Only the printed characters change: pips and sticks stay byte for byte, and training never picks the font."""
+    look, held = drawn_look(seed, FACE), drawn_look(seed, FACE, held_out=True)
+    assert look.font < len(SUIT_FONT_FILES) <= held.font
+    assert replace(held, font=look.font) == look
+    same = lambda c, k: drawn_face(c, k, np.random.default_rng(1))  # noqa: E731
+    assert all((same(c, look) == same(c, held)).all() for c in ("1p", "5p", "9s", "1s"))
+    assert all((same(c, look) != same(c, held)).any() for c in ("3m", "E", "C"))
+
+
+def test_the_held_out_family_draws_held_out_sets_and_training_never_does():
+    rng = np.random.default_rng(4)
+    held = [faces.random_style(rng, "drawn-held-out") for _ in range(5)]
+    trained = [faces.random_style(rng, "drawn") for _ in range(20)]
+    assert all(s.art == "drawn" and s.drawn_held_out for s in held)
+    assert not any(s.drawn_held_out for s in trained)
+    assert all(drawn_look(s.drawn_seed, s.face_rgb, s.drawn_held_out).font < len(SUIT_FONT_FILES) for s in trained)
+

@@ -12,12 +12,14 @@ weights and proportions) is drawn at random once per set, so a set looks
 consistent like a real one and no look says anything about the code.
 
 Fonts: subsets of Noto CJK TC (SIL OFL 1.1) and AR PL UKai / UMing HK (Arphic
-Public License), ``tablemate/vision/assets/fonts/README.md``.
+Public License), ``tablemate/vision/assets/fonts/README.md``. A fifth, Droid
+Sans Fallback (Apache 2.0), is held out: only ``held_out`` looks print with
+it, so a benchmark can read numerals in a typeface no training drew.
 """
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -27,6 +29,8 @@ from PIL import Image, ImageDraw, ImageFont
 FONT_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 SUIT_FONT_FILES = ("NotoSansCJKtc-Bold-suits.otf", "NotoSerifCJKtc-Bold-suits.otf",
                    "ukai-hk-suits.ttf", "uming-hk-suits.ttf")
+#: Typefaces training never prints with (``drawn_look(held_out=True)``); indices follow SUIT_FONT_FILES'.
+HELD_OUT_FONT_FILES = ("DroidSansFallback-suits.ttf",)
 NUMERALS = "一二三四五六七八九"
 WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 SUIT_CHARS = NUMERALS + "萬万" + "".join(WINDS.values()) + "中發发"
@@ -75,7 +79,7 @@ class DrawnLook:
     stick_w: float         # stick width as a share of its length
     nodes: int             # node lines across a stick besides its ends
     stick_colours: str     # "mono", "alternate", "centre" (the middle stick in the accent ink)
-    font: int              # index into SUIT_FONT_FILES
+    font: int              # index into SUIT_FONT_FILES + HELD_OUT_FONT_FILES
     numeral_ink: tuple
     wan_ink: tuple
     wan: str               # "萬" or "万"
@@ -87,15 +91,15 @@ class DrawnLook:
     margin: float          # the inner box's margin, a share of the face's width
 
 
-def drawn_look(seed: int, face_rgb: tuple) -> DrawnLook:
-    """The look of the drawn set ``seed``."""
+def drawn_look(seed: int, face_rgb: tuple, held_out: bool = False) -> DrawnLook:
+    """The look of the drawn set ``seed``; ``held_out``: the same look printed in a held-out typeface."""
     rng = np.random.default_rng([seed, 77])
     names = list(INKS)
     main, second, accent = (INKS[names[i]] for i in rng.choice(len(names), 3, replace=False))
     if rng.random() < 0.5:  # the common set: blue, green and red
         main, second, accent = INKS["blue"], INKS["green"], INKS["red"]
     numeral = INKS[str(rng.choice(["black", "navy", "blue", "black"]))]
-    return DrawnLook(
+    look = DrawnLook(
         face_rgb=face_rgb, inks=(main, second, accent),
         pip=str(rng.choice(["rings", "spokes", "solid", "flower"])),
         pip_colours=str(rng.choice(["classic", "classic", "mono", "alternate"])),
@@ -109,11 +113,14 @@ def drawn_look(seed: int, face_rgb: tuple) -> DrawnLook:
         bird_inks=(INKS[str(rng.choice(names))], INKS[str(rng.choice(names))], INKS[str(rng.choice(names))]),
         bird_flip=int(rng.choice([-1, 1])),
         margin=float(rng.uniform(0.07, 0.14)))
+    if held_out:  # chosen after every draw, so the training looks stay as they were
+        look = replace(look, font=len(SUIT_FONT_FILES) + look.font % len(HELD_OUT_FONT_FILES))
+    return look
 
 
 @functools.lru_cache(maxsize=64)
 def _font(index: int, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONT_DIR / SUIT_FONT_FILES[index]), size)
+    return ImageFont.truetype(str(FONT_DIR / (SUIT_FONT_FILES + HELD_OUT_FONT_FILES)[index]), size)
 
 
 def _rgb(bgr: tuple) -> tuple:

@@ -80,6 +80,7 @@ class FaceStyle:
     border: int              # inner border line width (0 = none)
     real_split: str = "train"
     drawn_seed: int = 0      # which drawn set, for art "drawn"
+    drawn_held_out: bool = False  # the drawn set prints in a typeface training never used
 
 
 TRAIN_FACE_COLOURS = [(235, 245, 250), (215, 235, 245), (245, 245, 245), (200, 225, 235), (225, 240, 240)]
@@ -91,12 +92,14 @@ def random_style(rng: np.random.Generator, family: str = "train") -> FaceStyle:
 
     ``drawn`` is a training style whose faces are drawn from their meaning
     (``drawn_faces.py``); a family of its own, so the training recipes that
-    existed before it draw exactly what they drew.
+    existed before it draw exactly what they drew. ``drawn-held-out`` draws
+    the same sets in a typeface training never prints with (benchmarks only).
     """
-    if family == "drawn":
+    if family in ("drawn", "drawn-held-out"):
         base = random_style(rng, "train")
         return FaceStyle(**{**base.__dict__, "art": "drawn", "mono": None, "stroke": 0, "scale": 1.0,
-                            "offset": (0, 0), "drawn_seed": int(rng.integers(2 ** 31))})
+                            "offset": (0, 0), "drawn_seed": int(rng.integers(2 ** 31)),
+                            "drawn_held_out": family == "drawn-held-out"})
     hold = family == "holdout"
     r = rng.random()
     if hold:
@@ -174,7 +177,8 @@ def draw_face(code: str, style: FaceStyle, rng: np.random.Generator,
     if style.art == "drawn":
         if code.startswith("h"):
             return flower_face(code, style.face_rgb, rng, FACE_W, FACE_H)
-        face = drawn_face(code, drawn_look(style.drawn_seed, style.face_rgb), rng, FACE_W, FACE_H)
+        look = drawn_look(style.drawn_seed, style.face_rgb, style.drawn_held_out)
+        face = drawn_face(code, look, rng, FACE_W, FACE_H)
         if style.index and code[0].isdigit():
             draw_index(face, code, style.index, style.index_font)
         return face

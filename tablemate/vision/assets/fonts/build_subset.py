@@ -7,8 +7,8 @@ machine without the 19 MB CJK collections. The character lists live in
 ``tablemate.vision.render.flowers.FONT_CHARS`` and
 ``tablemate.vision.render.drawn_faces.SUIT_CHARS``.
 
-Usage (needs Debian's fonts-noto-cjk, fonts-arphic-ukai and
-fonts-arphic-uming, and ``pip install fonttools``)::
+Usage (needs Debian's fonts-noto-cjk, fonts-arphic-ukai,
+fonts-arphic-uming and fonts-droid-fallback, and ``pip install fonttools``)::
 
     PYTHONPATH=. python tablemate/vision/assets/fonts/build_subset.py
 """
@@ -17,13 +17,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from fontTools import subset
-from fontTools.ttLib import TTCollection
+from fontTools.ttLib import TTCollection, TTFont
 
-from tablemate.vision.render.drawn_faces import SUIT_CHARS, SUIT_FONT_FILES
+from tablemate.vision.render.drawn_faces import HELD_OUT_FONT_FILES, SUIT_CHARS, SUIT_FONT_FILES
 from tablemate.vision.render.flowers import FONT_CHARS, FONT_FILES
 
 NOTO = "/usr/share/fonts/opentype/noto/"
 ARPHIC = "/usr/share/fonts/truetype/arphic/"
+DROID = "/usr/share/fonts/truetype/droid/"
 #: (collection, index of the traditional-forms font, characters kept) per shipped file.
 SOURCES = {
     FONT_FILES[0]: (NOTO + "NotoSansCJK-Bold.ttc", 3, FONT_CHARS),
@@ -32,12 +33,13 @@ SOURCES = {
     SUIT_FONT_FILES[1]: (NOTO + "NotoSerifCJK-Bold.ttc", 3, SUIT_CHARS),
     SUIT_FONT_FILES[2]: (ARPHIC + "ukai.ttc", 1, SUIT_CHARS),   # AR PL UKai HK
     SUIT_FONT_FILES[3]: (ARPHIC + "uming.ttc", 1, SUIT_CHARS),  # AR PL UMing HK
+    HELD_OUT_FONT_FILES[0]: (DROID + "DroidSansFallbackFull.ttf", None, SUIT_CHARS),  # a single font
 }
 
 
 def main() -> None:
     for name, (source, index, chars) in SOURCES.items():
-        font = TTCollection(source).fonts[index]
+        font = TTFont(source) if index is None else TTCollection(source).fonts[index]
         options = subset.Options()
         options.name_IDs = ["*"]
         options.name_languages = ["*"]
