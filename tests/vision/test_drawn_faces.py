@@ -7,6 +7,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from tablemate.vision.render import faces
+from tablemate.vision.contract import READER_CLASSES
 from tablemate.vision.render.drawn_faces import (CIRCLES, HELD_OUT_FONT_FILES, STICKS, SUIT_CHARS, SUIT_FONT_FILES,
                                                  _font, drawn_face, drawn_look)
 from tablemate.vision.train import data
@@ -153,4 +154,18 @@ def test_the_held_out_family_draws_held_out_sets_and_training_never_does():
     assert all(s.art == "drawn" and s.drawn_held_out for s in held)
     assert not any(s.drawn_held_out for s in trained)
     assert all(drawn_look(s.drawn_seed, s.face_rgb, s.drawn_held_out).font < len(SUIT_FONT_FILES) for s in trained)
+
+
+def test_blank_scenes_crowd_white_dragons_beside_backs(tmp_path):
+    """A reader's plain tiles: the white dragon and the back, many of each in one scene, as rendered crops."""
+    data.main(["--out", str(tmp_path), "--reader-scenes", "1", "--blank-scenes", "2", "--detector-scenes", "0",
+               "--workers", "1", "--seed", "10"])
+    d = np.load(tmp_path / "reader.npz")
+    assert int(d["rendered"]) == len(d["y"])
+    assert set(np.unique(d["group"])) == {10, 500010, 500011}
+    blank = d["group"] >= 500000
+    white, back = READER_CLASSES.index("P"), READER_CLASSES.index("back")
+    share = lambda m, k: float(np.mean(d["y"][m] == k))  # noqa: E731
+    assert share(blank, white) > 0.2 > share(~blank, white)
+    assert (d["y"][blank] == back).sum() > 6
 

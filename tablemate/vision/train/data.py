@@ -27,11 +27,14 @@ from tablemate.vision.train import photos_real
 ALL_CODES = [t.code for t in Tile]
 
 
-def reader_layout(rng: np.random.Generator) -> dict:
-    """Tiles of every kind in equal shares, laid out like revealed hands (bonus tiles included)."""
+def reader_layout(rng: np.random.Generator, blank: float = 0.0) -> dict:
+    """Tiles of every kind in equal shares, laid out like revealed hands (bonus tiles included);
+    with ``blank``, that share of them the white dragon instead."""
     seats = {}
     for side in SIDES:
-        pick = lambda n: [ALL_CODES[i] for i in rng.integers(0, 42, n)]  # noqa: E731
+        def pick(n: int) -> list[str]:
+            codes = [ALL_CODES[i] for i in rng.integers(0, 42, n)]
+            return [c if blank <= 0 or rng.random() >= blank else "P" for c in codes]
         melds = []
         for _ in range(int(rng.integers(0, 3))):
             c = pick(3)
@@ -45,7 +48,8 @@ def reader_layout(rng: np.random.Generator) -> dict:
         seats[side] = {"melds": melds, "concealed": pick(13 - 3 * min(len(melds), 3)), "flowers": [],
                        "winning_tile": pick(1)[0] if rng.random() < 0.5 else None,
                        "hand_hidden": False, "discards": pick(int(rng.integers(0, 13)))}
-    return {"seats": seats, "wall_stacks": int(rng.integers(0, 12))}
+    stacks = int(rng.integers(0, 12))
+    return {"seats": seats, "wall_stacks": max(stacks, 10) if blank > 0 else stacks}
 
 
 def jitter_quad(q: np.ndarray, rng: np.random.Generator, amount: float = 1.0) -> np.ndarray:
@@ -58,16 +62,17 @@ def jitter_quad(q: np.ndarray, rng: np.random.Generator, amount: float = 1.0) ->
     return c + rng.normal(0, 0.06 * amount * w, 2) + ((q - c) @ rot.T) * s
 
 
-def _reader_scene(seed: int, family: str = "train") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _reader_scene(seed: int, family: str = "train", blank: float = 0.0,
+                  max_backs: int = 6) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    layout = reader_layout(rng)
+    layout = reader_layout(rng, blank)
     img, gt, _ = render_topdown(layout, seed, family=family, ppc=float(rng.uniform(8, 15)))
     xs, ys, fl = [], [], []
     backs = 0
     for t in gt["tiles"]:
         if t["code"] == "back":
             backs += 1
-            if backs > 6:
+            if backs > max_backs:
                 continue
         q = jitter_quad(np.array(t["corners"]), rng)
         flip = rng.random() < 0.5
@@ -82,6 +87,23 @@ def _reader_scene(seed: int, family: str = "train") -> tuple[np.ndarray, np.ndar
 def _drawn_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A reader scene whose set is drawn from the faces' meaning (``render/drawn_faces.py``)."""
     return _reader_scene(seed, family="drawn")
+
+
+BLANK_SHARE = 0.3  # of a blank scene's faces, the white dragon
+BLANK_BACKS = 16   # a blank scene's backs kept: the wall's, beside the blank faces
+
+
+def _blank_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A reader scene crowded with white dragons, beside as many backs of the same set.
+
+    Why: a blank white dragon and a back are both a plain tile, told apart
+    by the face's ivory against the back's colour and the body's layers,
+    and the readers learn colours loosely (colour-swapped crops). Small
+    tiles (2.2 cm) lose a white dragon's frame, and a reader gone on with
+    drawn sets read such dragons as backs. Every other scene draws its set
+    from the faces' meaning (``drawn``), the rest as the training looks.
+    """
+    return _reader_scene(seed, family="drawn" if seed % 2 else "train", blank=BLANK_SHARE, max_backs=BLANK_BACKS)
 
 
 def bonus_layout(rng: np.random.Generator) -> dict:
@@ -327,6 +349,9 @@ def main(argv=None) -> None:
     ap.add_argument("--drawn-scenes", type=int, default=0,
                     help="reader: scenes whose set is drawn from what the faces mean (pips, sticks, numerals "
                          "in several typefaces; render/drawn_faces.py), counted among the rendered crops")
+    ap.add_argument("--blank-scenes", type=int, default=0,
+                    help="reader: scenes crowded with white dragons beside as many backs (half of them drawn "
+                         "sets), counted among the rendered crops")
     ap.add_argument("--outline-copies", type=int, default=0,
                     help="reader: crops cut from the shipped detector's outlines of each real training photo "
                          "laid on a mat (tiles 1.9-3.8 cm on 85 cm), this many passes")
@@ -340,7 +365,7 @@ def main(argv=None) -> None:
     # One worker runs in this process: forking a process that has already loaded
     # torch (the smoke test does) can deadlock the child in OpenMP.
     with (mp.Pool(a.workers, initializer=_init) if a.workers > 1 else _InProcess()) as pool:
-        if a.reader_scenes or a.drawn_scenes or a.outline_copies:
+        if a.reader_scenes or a.drawn_scenes or a.blank_scenes or a.outline_copies:
             # Each crop's group: the scene it was rendered in (its seed) or the photo it was cut from.
             seeds = list(range(a.seed, a.seed + a.reader_scenes))
             res = pool.map(_reader_scene, seeds, chunksize=4)
@@ -352,6 +377,10 @@ def main(argv=None) -> None:
             if a.drawn_scenes:
                 more = list(range(a.seed + 400000, a.seed + 400000 + a.drawn_scenes))
                 res += pool.map(_drawn_scene, more, chunksize=4)
+                seeds += more
+            if a.blank_scenes:
+                more = list(range(a.seed + 500000, a.seed + 500000 + a.blank_scenes))
+                res += pool.map(_blank_scene, more, chunksize=4)
                 seeds += more
             groups = seeds
             rendered = sum(len(r[1]) for r in res)  # the crops before this count are rendered, the rest real
