@@ -101,13 +101,20 @@ def test_a_drawn_style_draws_drawn_faces_and_procedural_flowers():
     assert faces.draw_face("h2", style, np.random.default_rng(0)).shape == (128, 96, 3)
 
 
-def test_drawn_scenes_are_rendered_crops_of_their_own_groups(tmp_path):
-    data.main(["--out", str(tmp_path), "--reader-scenes", "1", "--drawn-scenes", "2", "--detector-scenes", "0",
+def _two_scenes_beside_one(tmp_path, option: str, first_seed: int):
+    """``train.data`` with one reader scene and two of ``option``: the crops, and which are the option's.
+
+    Both kinds count as rendered crops, and each scene is its own group (seed + ``first_seed`` on)."""
+    data.main(["--out", str(tmp_path), "--reader-scenes", "1", option, "2", "--detector-scenes", "0",
                "--workers", "1", "--seed", "10"])
     d = np.load(tmp_path / "reader.npz")
     assert int(d["rendered"]) == len(d["y"])
-    assert set(np.unique(d["group"])) == {10, 400010, 400011}
-    drawn = d["group"] >= 400000
+    assert set(np.unique(d["group"])) == {10, first_seed + 10, first_seed + 11}
+    return d, d["group"] >= first_seed
+
+
+def test_drawn_scenes_are_rendered_crops_of_their_own_groups(tmp_path):
+    _, drawn = _two_scenes_beside_one(tmp_path, "--drawn-scenes", 400000)
     assert drawn.sum() > 20 and (~drawn).sum() > 20
 
 
@@ -158,12 +165,7 @@ def test_the_held_out_family_draws_held_out_sets_and_training_never_does():
 
 def test_blank_scenes_crowd_white_dragons_beside_backs(tmp_path):
     """A reader's plain tiles: the white dragon and the back, many of each in one scene, as rendered crops."""
-    data.main(["--out", str(tmp_path), "--reader-scenes", "1", "--blank-scenes", "2", "--detector-scenes", "0",
-               "--workers", "1", "--seed", "10"])
-    d = np.load(tmp_path / "reader.npz")
-    assert int(d["rendered"]) == len(d["y"])
-    assert set(np.unique(d["group"])) == {10, 500010, 500011}
-    blank = d["group"] >= 500000
+    d, blank = _two_scenes_beside_one(tmp_path, "--blank-scenes", 500000)
     white, back = READER_CLASSES.index("P"), READER_CLASSES.index("back")
     share = lambda m, k: float(np.mean(d["y"][m] == k))  # noqa: E731
     assert share(blank, white) > 0.2 > share(~blank, white)

@@ -25,7 +25,8 @@ from tablemate.vision.render.flowers import FONT_CHARS, FONT_FILES
 NOTO = "/usr/share/fonts/opentype/noto/"
 ARPHIC = "/usr/share/fonts/truetype/arphic/"
 DROID = "/usr/share/fonts/truetype/droid/"
-#: (collection, index of the traditional-forms font, characters kept) per shipped file.
+#: (font file, index of the traditional-forms font in a collection or None for a single font, characters kept)
+#: per shipped file.
 SOURCES = {
     FONT_FILES[0]: (NOTO + "NotoSansCJK-Bold.ttc", 3, FONT_CHARS),
     FONT_FILES[1]: (NOTO + "NotoSerifCJK-Bold.ttc", 3, FONT_CHARS),
