@@ -41,6 +41,7 @@ How it stays like a real table, and honest:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -97,59 +98,59 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     if args.enroll and args.tile_cm is None:
         ap.error("--enroll needs --tile-cm (the grid is laid with the table's own tiles)")
-    record = open(args.record, "w") if args.record else None
     face_style = None if args.faces == "standard" else args.faces
     size = tuple(int(x) for x in args.size.split("x"))
     frames = right = right_truth = counts_exact = 0
     refused: list[int] = []  # sequences whose grid enrollment refused
     seconds = []
-    for seq in range(args.sequences):
-        rng = random.Random(1000 + seq)
-        east = SIDES[seq % 4]
-        steps = play_sequence(rng, east=east, turns=args.turns, idle_rate=0.0)
-        vision, truth = TurnTracker(turn=east), TurnTracker(turn=east)
-        tile_set = None
-        if args.enroll:
-            look = LOOK_SEED + seq
-            # area_cm=None: the grid lies on the very table the frames show, whose size follows the look as
-            # render_table's does; a fixed 85 cm drew another look (another mat, backs and face style) for the grid
-            grid, _, gcal = render_grid(look, look_seed=look, family=args.family, tile_cm=args.tile_cm,
-                                        area_cm=None, image_size=(4608, 2592), face_style=face_style)
-            small, scale = shrink(grid)  # as the appliance enrols a still (app.service)
-            try:
-                tile_set = enroll_array(small, (grid.shape[1], grid.shape[0]), scale, parse_calibration(gcal),
-                                        name="bench", detail=grid).tile_set
-            except EnrollError as e:  # the player is told to lay the grid again; until then, no set
-                refused.append(seq)
-                print(f"  sequence {seq}: grid refused ({e}); its table is read without a set")
-        camera = FrameVision(tile_set=tile_set)
-        arm = random.Random(2000 + seq)  # which frames have a marker covered, and which one
-        for i, step in enumerate(steps):
-            image, gt, cal = render_table(step.layout, seq * 1000 + i, family=args.family, image_size=size,
-                                          look_seed=LOOK_SEED + seq, markers=args.markers, tile_cm=args.tile_cm,
-                                          face_style=face_style)
-            if args.markers and arm.random() < args.cover:
-                image = cover_marker(image, cal["corners"], arm.randrange(4))
-            ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])  # what a video frame went through
-            t0 = time.perf_counter()
-            rec = camera(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
-            vision.update(rec)
-            seconds.append(time.perf_counter() - t0)
-            truth.update(recognition_of(step.layout))
-            if record:
-                record.write(json.dumps({"sequence": seq, "frame": i, "east": east, "turn": step.turn,
-                                         "event": step.event, "recognition": rec}) + "\n")
-            seen = [len(rec["seats"][s].get("discards", [])) for s in SIDES]
-            want = [len(gt["seats"][s].get("discards", [])) for s in SIDES]
-            counts_exact += seen == want
-            frames += 1
-            right += vision.turn == step.turn
-            right_truth += truth.turn == step.turn
-            if vision.turn != step.turn or seen != want:
-                print(f"  sequence {seq} frame {i} ({step.event}): turn {vision.turn}, truth {step.turn}; "
-                      f"discards seen {seen}, on the table {want}")
-    if record:
-        record.close()
+    # the file is closed however the run ends; nullcontext gives None without --record
+    with (open(args.record, "w") if args.record else contextlib.nullcontext()) as record:
+        for seq in range(args.sequences):
+            rng = random.Random(1000 + seq)
+            east = SIDES[seq % 4]
+            steps = play_sequence(rng, east=east, turns=args.turns, idle_rate=0.0)
+            vision, truth = TurnTracker(turn=east), TurnTracker(turn=east)
+            tile_set = None
+            if args.enroll:
+                look = LOOK_SEED + seq
+                # area_cm=None: the grid lies on the very table the frames show, whose size follows the look as
+                # render_table's does; a fixed 85 cm drew another look (another mat, backs and face style) for the grid
+                grid, _, gcal = render_grid(look, look_seed=look, family=args.family, tile_cm=args.tile_cm,
+                                            area_cm=None, image_size=(4608, 2592), face_style=face_style)
+                small, scale = shrink(grid)  # as the appliance enrols a still (app.service)
+                try:
+                    tile_set = enroll_array(small, (grid.shape[1], grid.shape[0]), scale, parse_calibration(gcal),
+                                            name="bench", detail=grid).tile_set
+                except EnrollError as e:  # the player is told to lay the grid again; until then, no set
+                    refused.append(seq)
+                    print(f"  sequence {seq}: grid refused ({e}); its table is read without a set")
+            camera = FrameVision(tile_set=tile_set)
+            arm = random.Random(2000 + seq)  # which frames have a marker covered, and which one
+            for i, step in enumerate(steps):
+                image, gt, cal = render_table(step.layout, seq * 1000 + i, family=args.family, image_size=size,
+                                              look_seed=LOOK_SEED + seq, markers=args.markers, tile_cm=args.tile_cm,
+                                              face_style=face_style)
+                if args.markers and arm.random() < args.cover:
+                    image = cover_marker(image, cal["corners"], arm.randrange(4))
+                # what a video frame went through
+                ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+                t0 = time.perf_counter()
+                rec = camera(cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+                vision.update(rec)
+                seconds.append(time.perf_counter() - t0)
+                truth.update(recognition_of(step.layout))
+                if record:
+                    record.write(json.dumps({"sequence": seq, "frame": i, "east": east, "turn": step.turn,
+                                             "event": step.event, "recognition": rec}) + "\n")
+                seen = [len(rec["seats"][s].get("discards", [])) for s in SIDES]
+                want = [len(gt["seats"][s].get("discards", [])) for s in SIDES]
+                counts_exact += seen == want
+                frames += 1
+                right += vision.turn == step.turn
+                right_truth += truth.turn == step.turn
+                if vision.turn != step.turn or seen != want:
+                    print(f"  sequence {seq} frame {i} ({step.event}): turn {vision.turn}, truth {step.turn}; "
+                          f"discards seen {seen}, on the table {want}")
     seconds.sort()
     tiles = f"{args.tile_cm} cm tiles" if args.tile_cm else "tiles of 1.8-4.0 cm"
     faces = (" with abstract faces" if face_style else "") + (", each set enrolled first" if args.enroll else "")
