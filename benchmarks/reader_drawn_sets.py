@@ -8,8 +8,8 @@ one art's strokes rather than as the numeral. ``render/drawn_faces.py``
 draws whole sets whose class lies only in the meaning (N pips or sticks in
 their places, the numeral in a Kai, Ming, Sans or Serif face), everything
 else random per set. This renders ``--scenes`` reader scenes of such sets
-(``train.data._drawn_scene``; the seeds are ``--seed`` + 400000 on, as
-``train.data --drawn-scenes`` numbers them, so keep ``--seed`` away from any
+(``train.data._reader_scene``; the seeds are ``--seed`` + ``DRAWN_SEEDS`` on,
+as ``train.data --drawn-scenes`` numbers them, so keep ``--seed`` away from any
 training run's), cuts the crops as training does and reads them with each
 reader alone and together as recognition asks them, per suit.
 
@@ -52,7 +52,7 @@ FAMILIES = {"typefaces training prints with": "drawn", "a typeface training neve
 def drawn_crops(scenes: int, seed: int, family: str = "drawn") -> tuple[np.ndarray, np.ndarray]:
     """Upright crops and their codes' indices from ``scenes`` drawn scenes (``family``: drawn, drawn-held-out)."""
     xs, ys = [], []
-    for s in range(seed + 400000, seed + 400000 + scenes):
+    for s in range(seed + data.DRAWN_SEEDS, seed + data.DRAWN_SEEDS + scenes):
         x, y, flip = data._reader_scene(s, family=family)
         xs += [c[::-1, ::-1] if f else c for c, f in zip(x, flip)]  # the half turn training adds, undone
         ys.append(y)
@@ -73,7 +73,7 @@ def figures(xs: np.ndarray, ys: np.ndarray, models_dir=None) -> dict:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scenes", type=int, default=40, help="drawn scenes to render (default 40)")
-    ap.add_argument("--seed", type=int, default=9000, help="first scene's seed, less 400000 (default 9000)")
+    ap.add_argument("--seed", type=int, default=9000, help="first scene's seed, less train.data.DRAWN_SEEDS (default 9000)")
     ap.add_argument("--models", help="a folder with the models of models/ and their .sha256 files")
     ap.add_argument("--json", help="also write the figures to this file")
     a = ap.parse_args(argv)

@@ -31,6 +31,8 @@ SUIT_FONT_FILES = ("NotoSansCJKtc-Bold-suits.otf", "NotoSerifCJKtc-Bold-suits.ot
                    "ukai-hk-suits.ttf", "uming-hk-suits.ttf")
 #: Typefaces training never prints with (``drawn_look(held_out=True)``); indices follow SUIT_FONT_FILES'.
 HELD_OUT_FONT_FILES = ("DroidSansFallback-suits.ttf",)
+#: What ``DrawnLook.font`` indexes.
+ALL_SUIT_FONT_FILES = SUIT_FONT_FILES + HELD_OUT_FONT_FILES
 NUMERALS = "一二三四五六七八九"
 WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 SUIT_CHARS = NUMERALS + "萬万" + "".join(WINDS.values()) + "中發发"
@@ -79,7 +81,7 @@ class DrawnLook:
     stick_w: float         # stick width as a share of its length
     nodes: int             # node lines across a stick besides its ends
     stick_colours: str     # "mono", "alternate", "centre" (the middle stick in the accent ink)
-    font: int              # index into SUIT_FONT_FILES + HELD_OUT_FONT_FILES
+    font: int              # index into ALL_SUIT_FONT_FILES
     numeral_ink: tuple
     wan_ink: tuple
     wan: str               # "萬" or "万"
@@ -120,7 +122,7 @@ def drawn_look(seed: int, face_rgb: tuple, held_out: bool = False) -> DrawnLook:
 
 @functools.lru_cache(maxsize=64)
 def _font(index: int, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONT_DIR / (SUIT_FONT_FILES + HELD_OUT_FONT_FILES)[index]), size)
+    return ImageFont.truetype(str(FONT_DIR / ALL_SUIT_FONT_FILES[index]), size)
 
 
 def _rgb(bgr: tuple) -> tuple:

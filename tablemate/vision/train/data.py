@@ -29,7 +29,8 @@ ALL_CODES = [t.code for t in Tile]
 
 def reader_layout(rng: np.random.Generator, blank: float = 0.0) -> dict:
     """Tiles of every kind in equal shares, laid out like revealed hands (bonus tiles included);
-    with ``blank``, that share of them the white dragon instead."""
+    with ``blank``, that share of them the white dragon instead, beside a wall of at least
+    ``BLANK_STACKS`` stacks."""
     seats = {}
     for side in SIDES:
         def pick(n: int) -> list[str]:
@@ -49,7 +50,7 @@ def reader_layout(rng: np.random.Generator, blank: float = 0.0) -> dict:
                        "winning_tile": pick(1)[0] if rng.random() < 0.5 else None,
                        "hand_hidden": False, "discards": pick(int(rng.integers(0, 13)))}
     stacks = int(rng.integers(0, 12))
-    return {"seats": seats, "wall_stacks": max(stacks, 10) if blank > 0 else stacks}
+    return {"seats": seats, "wall_stacks": max(stacks, BLANK_STACKS) if blank > 0 else stacks}
 
 
 def jitter_quad(q: np.ndarray, rng: np.random.Generator, amount: float = 1.0) -> np.ndarray:
@@ -84,13 +85,24 @@ def _reader_scene(seed: int, family: str = "train", blank: float = 0.0,
     return np.stack(xs), np.array(ys, np.int16), np.array(fl, np.int8)
 
 
+#: Where each kind of reader scene's seeds start, past ``--seed``: every scene its own group.
+INDEX_SEEDS, DRAWN_SEEDS, BLANK_SEEDS = 300000, 400000, 500000
+
+
+def _index_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``index_faces.index_scene``, imported when called (that module imports this one)."""
+    from .index_faces import index_scene
+    return index_scene(seed)
+
+
 def _drawn_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A reader scene whose set is drawn from the faces' meaning (``render/drawn_faces.py``)."""
     return _reader_scene(seed, family="drawn")
 
 
 BLANK_SHARE = 0.3  # of a blank scene's faces, the white dragon
-BLANK_BACKS = 16   # a blank scene's backs kept: the wall's, beside the blank faces
+BLANK_STACKS = 10  # a blank scene's wall, at least: backs of the same set beside the blank faces
+BLANK_BACKS = 16   # a blank scene's backs kept
 
 
 def _blank_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -369,18 +381,11 @@ def main(argv=None) -> None:
             # Each crop's group: the scene it was rendered in (its seed) or the photo it was cut from.
             seeds = list(range(a.seed, a.seed + a.reader_scenes))
             res = pool.map(_reader_scene, seeds, chunksize=4)
-            if a.index_scenes:
-                from .index_faces import index_scene  # it imports this module
-                more = list(range(a.seed + 300000, a.seed + 300000 + a.index_scenes))
-                res += pool.map(index_scene, more, chunksize=8)
-                seeds += more
-            if a.drawn_scenes:
-                more = list(range(a.seed + 400000, a.seed + 400000 + a.drawn_scenes))
-                res += pool.map(_drawn_scene, more, chunksize=4)
-                seeds += more
-            if a.blank_scenes:
-                more = list(range(a.seed + 500000, a.seed + 500000 + a.blank_scenes))
-                res += pool.map(_blank_scene, more, chunksize=4)
+            for count, first, scene, chunk in ((a.index_scenes, INDEX_SEEDS, _index_scene, 8),
+                                               (a.drawn_scenes, DRAWN_SEEDS, _drawn_scene, 4),
+                                               (a.blank_scenes, BLANK_SEEDS, _blank_scene, 4)):
+                more = list(range(a.seed + first, a.seed + first + count))
+                res += pool.map(scene, more, chunksize=chunk)
                 seeds += more
             groups = seeds
             rendered = sum(len(r[1]) for r in res)  # the crops before this count are rendered, the rest real
