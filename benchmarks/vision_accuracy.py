@@ -1,7 +1,8 @@
 """Accuracy of vision on tables it never saw: real photos and rendered tables, at every tile size.
 
     python benchmarks/vision_accuracy.py [--scenes 32] [--sizes 2.2,3.0,3.5] [--photos 0]
-        [--family holdout] [--only photos|rendered|turns|latency] [--json OUT.json] [--verbose] [--models DIR]
+        [--families holdout,drawn-held-out] [--only photos|rendered|turns|latency] [--json OUT.json]
+        [--verbose] [--models DIR]
 
 Each figure is printed on its own line:
 
@@ -25,6 +26,13 @@ Each figure is printed on its own line:
   (with the calibration, and again with the play area found in the picture,
   as a player without a calibration file scores); and the same over the
   whole range players own (1.8-4.0 cm tiles on 70-110 cm).
+- **Rendered tables of sets printed in a typeface no training used**
+  (``drawn-held-out``: sets drawn from the faces' meaning, their
+  characters, winds and dragons in Droid Sans Fallback, which no training
+  recipe prints with) at the same sizes: the same figures. Why a second
+  held-out family: the ``holdout`` look recolours art the readers learned,
+  so it cannot show a reader that knows the training sets' characters
+  rather than characters (a numeral's strokes, one more or less).
 - **The readers alone** on the true outlines (rendered) and on held-out real
   tile crops (tiles-real).
 - **Turns** at each size: ``benchmarks/turn_accuracy.py --tile-cm C`` (twelve
@@ -131,6 +139,8 @@ def _seat_diff(got: dict, want: dict) -> str:
 
 
 AREA_CM = 85.0
+#: The rendered looks the benchmark can draw: held out of training (the first two) or not.
+RENDERED_FAMILIES = ("holdout", "drawn-held-out", "train")
 RANGE = "range"  # a size label: tiles drawn from the whole range players own
 
 
@@ -381,6 +391,7 @@ def target_lines(res: dict) -> list[str]:
              TARGETS["photo_extra_per_tile"], False, "{:.3f}")
     for r in res.get("rendered", []):
         size = "1.8-4.0 cm" if r["tile_cm"] == RANGE else f"{float(r['tile_cm']):.1f} cm"
+        size += f" ({r['family']})"
         line(f"rendered {size}, tiles found and read", r["face_up_found_and_read"]["accuracy"],
              TARGETS["rendered_tiles"], True)
         line(f"rendered {size}, revealed seats exactly right", r["seats"]["exactly_right"],
@@ -402,7 +413,9 @@ def main(argv=None) -> None:
     ap.add_argument("--scenes", type=int, default=32, help="rendered scenes per size (default 32)")
     ap.add_argument("--sizes", default="2.2,3.0,3.5", help="tile widths in cm on an 85 cm play area")
     ap.add_argument("--photos", type=int, default=0, help="held-out real images per size (default 0: all)")
-    ap.add_argument("--family", default="holdout", choices=["holdout", "train"])
+    ap.add_argument("--families", default="holdout,drawn-held-out",
+                    help="rendered looks, comma-separated, of holdout, drawn-held-out, train "
+                         "(default holdout,drawn-held-out; the range is drawn in the first)")
     ap.add_argument("--only", choices=["photos", "rendered", "turns", "latency"],
                     help="measure only one part (parts run side by side on two cores)")
     ap.add_argument("--json", help="also write the figures to this file")
@@ -411,6 +424,11 @@ def main(argv=None) -> None:
                                      "(default: the shipped models)")
     a = ap.parse_args(argv)
     sizes = [float(v) for v in a.sizes.split(",") if v]
+    families = [f for f in a.families.split(",") if f]
+    unknown = set(families) - set(RENDERED_FAMILIES)
+    if unknown or not families:
+        ap.error(f"unknown rendered look {', '.join(sorted(unknown)) or '(none given)'}: "
+                 f"choose from {', '.join(RENDERED_FAMILIES)}")
     res: dict = {"photos": [], "rendered": [], "turns": []}
     if a.only not in (None, "photos"):
         pass
@@ -432,8 +450,9 @@ def main(argv=None) -> None:
                   f"({b['tiles']} tiles)", flush=True)
     else:
         print(f"real photos: not found at {photos_real.root()} (docs/training.md says where they go)")
-    for size in [*sizes, RANGE] if a.only in (None, "rendered") else []:
-        r = rendered_figures(size, a.scenes, a.family, a.models, a.verbose)
+    runs = [(size, families[0]) for size in [*sizes, RANGE]] + [(size, f) for f in families[1:] for size in sizes]
+    for size, family in runs if a.only in (None, "rendered") else []:
+        r = rendered_figures(size, a.scenes, family, a.models, a.verbose)
         res["rendered"].append(r)
         print(_rendered_line(r), flush=True)
         print(f"  confusions (true outlines): {r['reading_true_outlines']['confusions']}", flush=True)

@@ -81,3 +81,26 @@ def test_every_found_tile_falls_in_one_outline_offset_bucket_and_rendered_outlin
 def test_an_outline_is_bucketed_by_its_distance_from_the_label_middle_in_short_sides(shift, bucket):
     box = (100.0, 200.0, 130.0, 240.0)  # 30 wide, 40 tall: the short side is 30
     assert _bench().offset_bucket((115.0 + shift * 30 * 0.6, 220.0 + shift * 30 * 0.8), box) == bucket
+
+
+def _rendered(family: str, tiles: float, seats: float) -> dict:
+    return {"tile_cm": 3.0, "family": family, "face_up_found_and_read": {"accuracy": tiles},
+            "seats": {"exactly_right": seats, "exactly_right_area_found": seats}}
+
+
+def test_each_rendered_look_has_its_own_target_lines_and_a_miss_in_one_is_not_hidden_by_the_other():
+    lines = _bench().target_lines({"rendered": [_rendered("holdout", 0.999, 1.0),
+                                                _rendered("drawn-held-out", 0.990, 0.875)]})
+    held = [line for line in lines if "(holdout)" in line]
+    unseen = [line for line in lines if "(drawn-held-out)" in line]
+    assert len(held) == len(unseen) == 3 and len(lines) == 6
+    assert all(line.lstrip().startswith("met") for line in held)
+    assert all(line.lstrip().startswith("NOT MET") for line in unseen)
+    assert "0.9900" in unseen[0] and "0.8750" in unseen[1]
+
+
+def test_an_unknown_rendered_look_is_refused_before_anything_is_measured(capsys):
+    with pytest.raises(SystemExit) as e:
+        _bench().main(["--only", "rendered", "--families", "holdout,heldout"])
+    assert e.value.code == 2
+    assert "heldout" in capsys.readouterr().err
