@@ -98,7 +98,8 @@ def run_detector(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.n
     return heat[0], size[0], orient[0]
 
 
-#: The first reader's probability above which its reading stands without the second reader's.
+#: A reading this sure stands: the first reader's without the others', the deep reader's of the first reader's own
+#: first choice without the lite reader's.
 SURE = 0.99
 
 
