@@ -394,6 +394,9 @@ def target_lines(res: dict) -> list[str]:
         size += f" ({r['family']})"
         line(f"rendered {size}, tiles found and read", r["face_up_found_and_read"]["accuracy"],
              TARGETS["rendered_tiles"], True)
+        if not r["seats"]["revealed"]:  # a share of no seats is no figure (a run of a few play-time scenes)
+            out.append(f"  (no revealed seat) rendered {size}: seats not measured")
+            continue
         line(f"rendered {size}, revealed seats exactly right", r["seats"]["exactly_right"],
              TARGETS["rendered_seats"], True)
         line(f"rendered {size}, revealed seats exactly right, play area found in the picture",

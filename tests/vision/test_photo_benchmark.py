@@ -85,7 +85,7 @@ def test_an_outline_is_bucketed_by_its_distance_from_the_label_middle_in_short_s
 
 def _rendered(family: str, tiles: float, seats: float) -> dict:
     return {"tile_cm": 3.0, "family": family, "face_up_found_and_read": {"accuracy": tiles},
-            "seats": {"exactly_right": seats, "exactly_right_area_found": seats}}
+            "seats": {"revealed": 30, "exactly_right": seats, "exactly_right_area_found": seats}}
 
 
 def test_each_rendered_look_has_its_own_target_lines_and_a_miss_in_one_is_not_hidden_by_the_other():
@@ -104,3 +104,11 @@ def test_an_unknown_rendered_look_is_refused_before_anything_is_measured(capsys)
         _bench().main(["--only", "rendered", "--families", "holdout,heldout"])
     assert e.value.code == 2
     assert "heldout" in capsys.readouterr().err
+
+
+def test_a_run_without_revealed_seats_reports_no_seat_figure_rather_than_a_missed_target():
+    r = _rendered("holdout", 1.0, 0.0)
+    r["seats"]["revealed"] = 0
+    lines = _bench().target_lines({"rendered": [r]})
+    assert len(lines) == 2 and lines[0].lstrip().startswith("met") and "seats not measured" in lines[1]
+    assert not any("NOT MET" in line for line in lines)
