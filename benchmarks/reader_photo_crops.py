@@ -15,11 +15,13 @@ of their resolution: if that costs little, a reader with a larger input
 would not read more. Last, how the held-out misreads spread over the source
 photos: bunched in a few, they point to sets or views training lacks.
 
-Printed per reader: the first (``tile_reader.onnx``), the deep reader
-(``tile_reader_deep.onnx``), the reader on ImageNet features
+Printed per reader: the first (``tile_reader_int8.onnx``, which reads
+every crop without a learned set; since 2026-11-29 not the float
+``tile_reader.onnx`` of sets quantized, but a reader gone on from it), the
+deep reader (``tile_reader_deep.onnx``), the reader on ImageNet features
 (``tile_reader_lite.onnx``) and all together as recognition asks them
-(``models.run_reader``: the 8-bit first reader, the deep and lite ones where
-it is unsure). Figures to read, not a test: the exit status
+(``models.run_reader``: the first reader, the deep and lite ones where it is
+unsure). Figures to read, not a test: the exit status
 is 0 either way.
 """
 from __future__ import annotations
@@ -60,7 +62,7 @@ def blurred(xs: np.ndarray, f: float) -> np.ndarray:
 def readings(xs: np.ndarray, models_dir=None) -> dict[str, np.ndarray]:
     """Each reader's face probabilities for BGR crops, in batches as recognition sends them."""
     blob = reader_blob(list(xs))
-    alone = {"first": models.READER, "deep": models.DEEP_READER, "lite": models.LITE_READER}
+    alone = {"first": models.READER_INT8, "deep": models.DEEP_READER, "lite": models.LITE_READER}
     out: dict[str, list] = {k: [] for k in (*alone, "together")}
     for i in range(0, len(blob), 512):
         b = blob[i:i + 512]
