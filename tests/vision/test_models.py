@@ -9,7 +9,7 @@ import pytest
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
                                        READ_W, READER_CLASSES, bonus_crop, crop_tile, reader_blob)
 from tablemate.vision.models import (BONUS, CLASSES, DEEP_READER, LITE_READER, DETECTOR, MODELS_DIR, READER,
-                                     READER_INT8, SURE, agree, run_bonus, run_reader, run_reader_embedding)
+                                     READER_INT8, FIRST_SURE, SURE, agree, run_bonus, run_reader, run_reader_embedding)
 from tablemate.vision.render.faces import FACE_H, FACE_W, glyph
 
 
@@ -66,7 +66,7 @@ def test_run_reader_asks_the_deep_reader_where_the_first_is_unsure_and_the_lite_
     pa, fa = _sess(READER_INT8).run(["probs", "flip"], {"crops": x})
     pb, fb = _sess(DEEP_READER).run(["probs", "flip"], {"crops": x})
     pc, fc = _sess(LITE_READER).run(["probs", "flip"], {"crops": x})
-    first_sure = pa.max(1) >= SURE
+    first_sure = pa.max(1) >= FIRST_SURE
     settled = ~first_sure & (pb.max(1) >= SURE) & (pb.argmax(1) == pa.argmax(1))
     rest = ~first_sure & ~settled
     assert first_sure.any() and settled.any() and rest.any()  # every kind of row is in the batch
@@ -144,14 +144,18 @@ def test_bonus_reader_reads_the_plain_art_flowers_and_seasons_and_knows_other_ti
     assert got == codes[:8] + ["other"] * 3
 
 
-def test_the_8bit_reader_reads_as_the_float_one_and_a_learned_set_keeps_to_the_float_one():
-    """Same art faces, same readings; the features a set is learned in are the float reader's own."""
+def test_the_first_reader_is_8bit_reads_the_art_and_a_learned_set_keeps_to_the_float_reader():
+    """The first reader (gone on with drawn sets, then quantized) reads the plain art; sets use the float reader."""
+    import onnx
     cases = [(c, "uni") for c in READER_CLASSES[:-1]] + [(c, "fluffy") for c in READER_CLASSES[:34]]
     x = reader_blob([_face_crop(c, a) for c, a in cases] + [_face_crop(c, "uni", up=False) for c in ("1m", "E", "h5")])
+    want = [READER_CLASSES.index(c) for c, _ in cases] + [READER_CLASSES.index(c) for c in ("1m", "E", "h5")]
     pf, ff = _sess(READER).run(["probs", "flip"], {"crops": x})
     pq, fq = _sess(READER_INT8).run(["probs", "flip"], {"crops": x})
-    assert (pf.argmax(1) == pq.argmax(1)).mean() >= 0.97 and (ff.argmax(1) == fq.argmax(1)).mean() >= 0.97
-    assert np.abs(pf - pq).max() > 0  # a different model, not a copy of the float one
+    assert (pq.argmax(1) == want).mean() >= 0.93  # a floor on the untouched CC0 art, not the benchmark
+    assert fq[-3:, 1].min() > 0.5 > fq[:-3, 1].mean()  # the three turned round are seen so
+    assert np.abs(pf - pq).max() > 0  # not the float reader
+    assert any(n.op_type == "DequantizeLinear" for n in onnx.load(str(MODELS_DIR / READER_INT8)).graph.node)
     ins = {o.name for o in _sess(READER_INT8).get_outputs()}
     assert {"probs", "flip", "embedding"} <= ins
     _, _, emb = run_reader_embedding(x[:4])

@@ -12,6 +12,8 @@ With 8-bit weights and activations onnxruntime runs them about a third
 faster, and the model file shrinks to a quarter. A learned set keeps to
 the float reader: its faces are learned in that reader's features, and
 abstract sets read with the 8-bit one lost tiles (docs/training.md).
+The deep and lite readers, which read the crops the first is unsure of,
+ship quantized the same way.
 
 How: static quantization in the QDQ format, calibrated on crops from the
 training data (rendered and real alike, so the activations' ranges are
@@ -19,13 +21,13 @@ those of both). The convolutions are quantized with the activation that
 follows each (``Relu``, or ``Clip`` for ReLU6 in the lite reader):
 onnxruntime then folds the activation into the convolution's 8-bit output
 range, where with the convolutions alone each output went back to float
-for the activation and was quantized again. Those conversions took a third
-of the first reader's time (112 crops of the benchmark still: 70 ms with
-the convolutions alone, 43 ms with their activations; the lite reader 1.9
-against 1.3 ms a crop), and the readings agree with the float reader's more
+for the activation and was quantized again. Without those conversions the
+first reader reads 112 crops in 57 instead of 67 ms on one core here, the
+lite reader in 143 instead of 239 ms (docs/training.md, "Activations in 8
+bits too"), and the readings agree with the float reader's more
 often, not less (the activations' ranges start at 0, so the 8 bits are spent
 on values the net uses). The final layers stay in float: they give the
-probabilities whose fine steps (the second reader is asked below 0.99)
+probabilities whose fine steps (``models.FIRST_SURE`` and ``SURE`` read them)
 8-bit outputs would blur, and quantizing them gained no time. The
 weights use 7 of their 8 bits (``reduce_range``): x86 CPUs without VNNI
 multiply 8-bit pairs with a saturating instruction, and with full-range
