@@ -1,0 +1,35 @@
+"""benchmarks/reader_thresholds.py: recognition's readers at another bar for the first reader."""
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from tablemate.vision import models
+from tablemate.vision.contract import READER_CLASSES, reader_blob
+
+from .test_models import _face_crop
+
+
+def _bench():
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "reader_thresholds.py"
+    sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location("reader_thresholds_under_test", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_bar_decides_which_crops_the_first_reader_reads_alone_and_is_put_back():
+    bench = _bench()
+    codes = list(READER_CLASSES[:34])
+    blob = reader_blob([_face_crop(c, "uni") for c in codes])
+    ys = np.array([READER_CLASSES.index(c) for c in codes])
+    first = models.session(models.READER_INT8).run(["probs"], {"crops": blob})[0]
+    shipped = models.FIRST_SURE
+    alone = bench.at_bar(blob, ys, 0.0)  # every first reading stands
+    assert alone["unsure"] == 0.0 and alone["read_right"] == float(np.mean(first.argmax(1) == ys))
+    assert alone["sure_and_wrong"] == int(np.sum(first.argmax(1) != ys))
+    asked = bench.at_bar(blob, ys, 1.01)  # the other readers read every crop
+    assert asked["unsure"] == 1.0 and asked["sure_and_wrong"] == 0
+    assert models.FIRST_SURE == shipped
