@@ -12,6 +12,8 @@ from tablemate.vision.render.drawn_faces import (ALL_SUIT_FONT_FILES, CIRCLES, S
                                                  _font, drawn_face, drawn_look)
 from tablemate.vision.train import data
 
+from .benchmark_module import load_benchmark
+
 CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + list("ESWNCFP")
 FACE = (225, 240, 245)
 
@@ -119,13 +121,7 @@ def test_drawn_scenes_are_rendered_crops_of_their_own_groups(tmp_path):
 
 
 def _bench():
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "reader_drawn_sets.py"
-    spec = importlib.util.spec_from_file_location("reader_drawn_sets_under_test", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("reader_drawn_sets")
 
 
 def test_the_drawn_sets_benchmark_groups_codes_and_reads_upright_crops():

@@ -5,25 +5,20 @@ face-up tiles labelled by their boxes, as the real photos' are), plus one
 label on bare mat where no tile lies: that label cannot be found, so the
 benchmark must count it as not found, under its own source photo.
 """
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from tablemate.vision.train import photos_real
 
+from .benchmark_module import load_benchmark
 from .labelled_table import write_labelled_table
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "vision_accuracy.py"
 SOURCE = next(n for n in (f"synthetic-held-out-{i}" for i in range(200)) if photos_real.is_held_out(n))
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("vision_accuracy_under_test", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("vision_accuracy")
 
 
 def _label_on_bare_mat(tiles, centres):

@@ -1,23 +1,15 @@
 """benchmarks/reader_thresholds.py: recognition's readers at another bar for the first reader."""
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 
 from tablemate.vision import models
 from tablemate.vision.contract import READER_CLASSES, reader_blob
 
+from .benchmark_module import load_benchmark
 from .test_models import _face_crop
 
 
 def _bench():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "reader_thresholds.py"
-    sys.path.insert(0, str(path.parent))
-    spec = importlib.util.spec_from_file_location("reader_thresholds_under_test", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("reader_thresholds")
 
 
 def test_a_bar_decides_which_crops_the_first_reader_reads_alone_and_is_put_back():

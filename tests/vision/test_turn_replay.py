@@ -1,23 +1,18 @@
 """``benchmarks/turn_replay.py``: recorded frames given to the tracker again read as the tracker reads them live."""
 import copy
-import importlib.util
 import json
 import random
-from pathlib import Path
 
 import pytest
 
 from tablemate.app.session import play_sequence, recognition_of
 from tablemate.vision.turns import SIDES, TurnTracker
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "turn_replay.py"
+from .benchmark_module import load_benchmark
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("turn_replay_under_test", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_benchmark("turn_replay")
 
 
 def _recording(spoil=None):
