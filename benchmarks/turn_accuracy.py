@@ -14,7 +14,8 @@ How it stays like a real table, and honest:
 - each sequence is one hand seen by one camera over one table: a look of its
   own (``render_scene(look_seed=LOOK_SEED + k)``: camera pose, table, mat,
   light and tile set fixed for the hand, from the ``--family`` recipes, by
-  default the held-out ones training never saw); only the tiles' placement
+  default the held-out ones training never saw, or ``drawn-held-out``: sets
+  drawn from the faces' meaning in a typeface no training used); only the tiles' placement
   jitter and the sensor's noise, blur and JPEG change between frames;
 - frames are read as the appliance reads its camera
   (``tablemate.app.frame_vision.FrameVision``, no calibration given): the
@@ -83,7 +84,9 @@ def main(argv=None) -> None:
     ap.add_argument("--sequences", type=int, default=12)
     ap.add_argument("--turns", type=int, default=24)
     ap.add_argument("--size", default="2304x1296")
-    ap.add_argument("--family", default="holdout", choices=("train", "holdout"))
+    ap.add_argument("--family", default="holdout", choices=("train", "holdout", "drawn-held-out"),
+                    help="the tables' looks (default holdout; drawn-held-out: sets printed in a typeface "
+                         "no training used, as in vision_accuracy.py)")
     ap.add_argument("--markers", action="store_true", help="printed corner markers on the table")
     ap.add_argument("--tile-cm", type=float, default=None,
                     help="the tiles' width in cm (default: each table draws its own from 1.8-4.0 cm)")

@@ -35,8 +35,9 @@ Each figure is printed on its own line:
   rather than characters (a numeral's strokes, one more or less).
 - **The readers alone** on the true outlines (rendered) and on held-out real
   tile crops (tiles-real).
-- **Turns** at each size: ``benchmarks/turn_accuracy.py --tile-cm C`` (twelve
-  held-out looks, a hand of 24 turns each in video frames, the mat found
+- **Turns** at each size and in each rendered look:
+  ``benchmarks/turn_accuracy.py --tile-cm C --family F`` (twelve tables of
+  that look, a hand of 24 turns each in video frames, the mat found
   automatically), in its own process.
 - **Speed and memory**: ``benchmarks/vision_latency.py`` (one 4608x2592 still on
   one core), in its own process so its peak memory is its own.
@@ -369,8 +370,8 @@ def _child(script: str, args: list[str], models_dir=None) -> dict:
         return json.loads(out.read_text())
 
 
-def turn_figures(tile_cm: float, models_dir=None) -> dict:
-    return _child("turn_accuracy.py", ["--tile-cm", str(tile_cm)], models_dir)
+def turn_figures(tile_cm: float, models_dir=None, family: str = "holdout") -> dict:
+    return _child("turn_accuracy.py", ["--tile-cm", str(tile_cm), "--family", family], models_dir)
 
 
 def latency_figures(models_dir=None) -> dict:
@@ -402,7 +403,8 @@ def target_lines(res: dict) -> list[str]:
         line(f"rendered {size}, revealed seats exactly right, play area found in the picture",
              r["seats"]["exactly_right_area_found"], TARGETS["rendered_seats"], True)
     for r in res.get("turns", []):
-        line(f"turns {r['tile_cm']:.1f} cm, right through vision", r["turn_right"], TARGETS["turns"], True)
+        line(f"turns {r['tile_cm']:.1f} cm ({r['family']}), right through vision", r["turn_right"],
+             TARGETS["turns"], True)
     if res.get("latency"):
         line("a 12 MP still on one core, median ms", res["latency"]["median_total_ms"], TARGETS["still_ms"], False,
              "{:.0f}")
@@ -464,8 +466,9 @@ def main(argv=None) -> None:
         res["reader_real_crops"] = {"accuracy": real_acc, "photos": real_n, "confusions": real_wrong}
         print(f"reader alone, held-out real tile crops (tiles-real): {real_acc:.4f} of {real_n}; "
               f"confusions {real_wrong}")
-    for size in sizes if a.only in (None, "turns") else []:
-        r = turn_figures(size, a.models)
+    turn_runs = [(size, f) for f in families for size in sizes]
+    for size, family in turn_runs if a.only in (None, "turns") else []:
+        r = turn_figures(size, a.models, family)
         res["turns"].append(r)
         print(f"turns, {size:.1f} cm tiles ({r['family']} looks, video frames, mat found automatically): "
               f"right through vision {r['turn_right']:.4f} of {r['frames']} frames, on ground truth "

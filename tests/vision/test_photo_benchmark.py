@@ -107,3 +107,23 @@ def test_a_run_without_revealed_seats_reports_no_seat_figure_rather_than_a_misse
     lines = _bench().target_lines({"rendered": [r]})
     assert len(lines) == 2 and lines[0].lstrip().startswith("met") and "seats not measured" in lines[1]
     assert not any("NOT MET" in line for line in lines)
+
+
+def test_turns_are_measured_in_every_rendered_look_and_each_look_has_its_own_target_line(monkeypatch, capsys):
+    bench = _bench()
+    asked = []
+
+    def figures(size, models_dir=None, family="holdout"):
+        asked.append((size, family))
+        right = 1.0 if family == "holdout" else 0.95
+        return {"tile_cm": size, "family": family, "frames": 20, "turn_right": right, "turn_right_truth": 1.0,
+                "discard_counts_exact": right}
+
+    monkeypatch.setattr(bench, "turn_figures", figures)
+    bench.main(["--only", "turns", "--sizes", "2.2,3.0", "--families", "holdout,drawn-held-out"])
+    assert sorted(asked) == [(2.2, "drawn-held-out"), (2.2, "holdout"), (3.0, "drawn-held-out"), (3.0, "holdout")]
+    out = capsys.readouterr().out
+    targets = [line for line in out.splitlines() if line.lstrip().startswith(("met", "NOT MET"))]
+    assert len(targets) == 4
+    assert all(line.lstrip().startswith("NOT MET") for line in targets if "(drawn-held-out)" in line)
+    assert all(line.lstrip().startswith("met") for line in targets if "(holdout)" in line)
