@@ -7,10 +7,11 @@ import onnxruntime as ort
 import pytest
 
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
-                                       READ_W, READER_CLASSES, bonus_crop, crop_tile, reader_blob)
+                                       READ_W, READER_CLASSES, bonus_crop, reader_blob)
 from tablemate.vision.models import (BONUS, CLASSES, DEEP_READER, LITE_READER, DETECTOR, MODELS_DIR, READER,
                                      READER_INT8, FIRST_SURE, SURE, agree, run_bonus, run_reader, run_reader_embedding)
-from tablemate.vision.render.faces import FACE_H, FACE_W, glyph
+
+from .art_crops import face_crop
 
 
 def test_every_shipped_model_is_one_recognition_knows_and_the_other_way_round():
@@ -59,7 +60,7 @@ def test_agree_takes_the_face_both_readers_find_likely():
 def test_run_reader_asks_the_deep_reader_where_the_first_is_unsure_and_the_lite_one_where_that_does_not_settle_it():
     """Sure rows are the first (8-bit) reader's own; unsure rows the deep reader's where it is sure of the first
     reader's own first choice, else the deep and lite readers' agreement."""
-    faces = [_face_crop(c, "uni") for c in READER_CLASSES[:34]]
+    faces = [face_crop(c, "uni") for c in READER_CLASSES[:34]]
     blurred = [cv2.GaussianBlur(f, (0, 0), 2.0) for f in faces]  # softer faces: fewer sure readings
     noise = np.random.default_rng(1).random((6, 3, READ_H, READ_W), dtype=np.float32)
     x = np.concatenate([reader_blob(faces + blurred), noise])
@@ -107,22 +108,10 @@ def test_detector_contract():
     assert heat.max() < 0.35, "an empty (black) table must not show tiles"
 
 
-def _face_crop(code, art, up=True, cut=crop_tile):
-    g = glyph(art, code)
-    face = np.full((FACE_H, FACE_W, 3), 235, np.uint8)
-    a = g[..., 3:4] / 255.0
-    face = (face * (1 - a) + g[..., :3] * a).astype(np.uint8)
-    canvas = np.full((FACE_H * 2, FACE_W * 2, 3), (60, 110, 40), np.uint8)
-    canvas[FACE_H // 2:FACE_H // 2 + FACE_H, FACE_W // 2:FACE_W // 2 + FACE_W] = face
-    q = np.float32([[FACE_W / 2, FACE_H / 2], [FACE_W * 1.5, FACE_H / 2], [FACE_W * 1.5, FACE_H * 1.5],
-                    [FACE_W / 2, FACE_H * 1.5]])
-    return cut(canvas, q if up else q[[2, 3, 0, 1]])
-
-
 def test_reader_reads_the_plain_art_faces():
     """The untouched CC0 / public-domain faces must be read (a floor, not the benchmark)."""
     cases = [(c, "uni") for c in READER_CLASSES[:-1]] + [(c, "fluffy") for c in READER_CLASSES[:34]]
-    probs, flip = run_reader(reader_blob([_face_crop(c, a) for c, a in cases]))
+    probs, flip = run_reader(reader_blob([face_crop(c, a) for c, a in cases]))
     pred = [READER_CLASSES[k] for k in probs.argmax(1)]
     right = sum(p == c for p, (c, _) in zip(pred, cases))
     assert right >= 0.95 * len(cases), [(c, a, p) for p, (c, a) in zip(pred, cases) if p != c]
@@ -130,15 +119,15 @@ def test_reader_reads_the_plain_art_faces():
 
 def test_reader_notices_upside_down_tiles():
     codes = ["1m", "5m", "9m", "E", "S", "W", "N", "C", "F", "h1", "h5", "h7"]
-    _, up = run_reader(reader_blob([_face_crop(c, "uni") for c in codes]))
-    _, down = run_reader(reader_blob([_face_crop(c, "uni", up=False) for c in codes]))
+    _, up = run_reader(reader_blob([face_crop(c, "uni") for c in codes]))
+    _, down = run_reader(reader_blob([face_crop(c, "uni", up=False) for c in codes]))
     assert down[:, 1].mean() > up[:, 1].mean() + 0.3
     assert (down[:, 1] > up[:, 1]).mean() >= 0.8
 
 
 def test_bonus_reader_reads_the_plain_art_flowers_and_seasons_and_knows_other_tiles():
     codes = [f"h{k}" for k in range(1, 9)] + ["5p", "3m", "E"]
-    crops = [_face_crop(code, "uni", cut=bonus_crop) for code in codes]
+    crops = [face_crop(code, "uni", cut=bonus_crop) for code in codes]
     probs = run_bonus(reader_blob(crops, size=(BONUS_W, BONUS_H)))
     got = [BONUS_CLASSES[k] for k in probs.argmax(1)]
     assert got == codes[:8] + ["other"] * 3
@@ -148,7 +137,7 @@ def test_the_first_reader_is_8bit_reads_the_art_and_a_learned_set_keeps_to_the_f
     """The first reader (gone on with drawn sets, then quantized) reads the plain art; sets use the float reader."""
     import onnx
     cases = [(c, "uni") for c in READER_CLASSES[:-1]] + [(c, "fluffy") for c in READER_CLASSES[:34]]
-    x = reader_blob([_face_crop(c, a) for c, a in cases] + [_face_crop(c, "uni", up=False) for c in ("1m", "E", "h5")])
+    x = reader_blob([face_crop(c, a) for c, a in cases] + [face_crop(c, "uni", up=False) for c in ("1m", "E", "h5")])
     want = [READER_CLASSES.index(c) for c, _ in cases] + [READER_CLASSES.index(c) for c in ("1m", "E", "h5")]
     (pf,) = _sess(READER).run(["probs"], {"crops": x})
     pq, fq = _sess(READER_INT8).run(["probs", "flip"], {"crops": x})

@@ -5,7 +5,7 @@ from tablemate.vision import models
 from tablemate.vision.contract import READER_CLASSES, reader_blob
 
 from .benchmark_module import load_benchmark
-from .test_models import _face_crop
+from .art_crops import face_crop
 
 
 def _bench():
@@ -15,7 +15,7 @@ def _bench():
 def test_a_bar_decides_which_crops_the_first_reader_reads_alone_and_is_put_back():
     bench = _bench()
     codes = list(READER_CLASSES[:34])
-    blob = reader_blob([_face_crop(c, "uni") for c in codes])
+    blob = reader_blob([face_crop(c, "uni") for c in codes])
     ys = np.array([READER_CLASSES.index(c) for c in codes])
     first = models.session(models.READER_INT8).run(["probs"], {"crops": blob})[0]
     assert np.allclose(bench.first_readings(blob), first)
