@@ -59,17 +59,25 @@ def blurred(xs: np.ndarray, f: float) -> np.ndarray:
                                 interpolation=cv2.INTER_LINEAR) for c in xs])
 
 
+def batched(read, blob: np.ndarray) -> np.ndarray:
+    """``read`` (a batch of reader input -> face probabilities) over ``blob`` in batches of 512, as the crop
+    benchmarks send them."""
+    return np.concatenate([read(blob[i:i + 512]) for i in range(0, len(blob), 512)])
+
+
+def alone(name: str, models_dir=None):
+    """The reader ``name`` by itself, as ``batched`` asks a reader."""
+    sess = models.session(name, models_dir)
+    return lambda b: sess.run(["probs"], {"crops": b})[0]
+
+
 def readings(xs: np.ndarray, models_dir=None) -> dict[str, np.ndarray]:
     """Each reader's face probabilities for BGR crops, in batches as recognition sends them."""
     blob = reader_blob(list(xs))
-    alone = {"first": models.READER_INT8, "deep": models.DEEP_READER, "lite": models.LITE_READER}
-    out: dict[str, list] = {k: [] for k in (*alone, "together")}
-    for i in range(0, len(blob), 512):
-        b = blob[i:i + 512]
-        for key, name in alone.items():
-            out[key].append(models.session(name, models_dir).run(["probs"], {"crops": b})[0])
-        out["together"].append(models.run_reader(b, models_dir)[0])
-    return {k: np.concatenate(v) for k, v in out.items()}
+    readers = {"first": models.READER_INT8, "deep": models.DEEP_READER, "lite": models.LITE_READER}
+    out = {key: batched(alone(name, models_dir), blob) for key, name in readers.items()}
+    out["together"] = batched(lambda b: models.run_reader(b, models_dir)[0], blob)
+    return out
 
 
 def figures(xs: np.ndarray, ys: np.ndarray, sources: list[str], models_dir=None) -> dict:

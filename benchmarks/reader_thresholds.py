@@ -30,18 +30,12 @@ from tablemate.vision.train import photos_real
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reader_drawn_sets import drawn_crops  # noqa: E402
-from reader_photo_crops import crops_of  # noqa: E402
-
-
-def _batched(read, blob: np.ndarray) -> np.ndarray:
-    """Face probabilities of ``blob`` in batches of 512, as the crop benchmarks send them."""
-    return np.concatenate([read(blob[i:i + 512]) for i in range(0, len(blob), 512)])
+from reader_photo_crops import alone, batched, crops_of  # noqa: E402
 
 
 def first_readings(blob: np.ndarray, models_dir=None) -> np.ndarray:
     """The first reader's face probabilities alone: the same at every bar, so read once a set."""
-    sess = models.session(models.READER_INT8, models_dir)
-    return _batched(lambda b: sess.run(["probs"], {"crops": b})[0], blob)
+    return batched(alone(models.READER_INT8, models_dir), blob)
 
 
 def at_bar(blob: np.ndarray, ys: np.ndarray, first: np.ndarray, bar: float, models_dir=None) -> dict:
@@ -49,7 +43,7 @@ def at_bar(blob: np.ndarray, ys: np.ndarray, first: np.ndarray, bar: float, mode
     own readings of ``blob``)."""
     saved, models.FIRST_SURE = models.FIRST_SURE, bar
     try:
-        together = _batched(lambda b: models.run_reader(b, models_dir)[0], blob)
+        together = batched(lambda b: models.run_reader(b, models_dir)[0], blob)
     finally:
         models.FIRST_SURE = saved
     sure = first.max(1) >= bar
