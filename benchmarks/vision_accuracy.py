@@ -1,7 +1,7 @@
 """Accuracy of vision on tables it never saw: real photos and rendered tables, at every tile size.
 
-    python benchmarks/vision_accuracy.py [--scenes 32] [--sizes 2.2,3.0,3.5] [--photos 0]
-        [--families holdout,drawn-held-out] [--only photos|rendered|turns|latency] [--json OUT.json]
+    python benchmarks/vision_accuracy.py [--scenes 32] [--sizes 2.2,3.0,3.5] [--photo-sizes 1.8,2.2,3.0,3.5,4.0]
+        [--photos 0] [--families holdout,drawn-held-out] [--only photos|rendered|turns|latency] [--json OUT.json]
         [--verbose] [--models DIR]
 
 Each figure is printed on its own line:
@@ -9,7 +9,8 @@ Each figure is printed on its own line:
 - **Real photos on a mat.** The held-out fifth of photos-real (split by
   source photo, never trained on: ``tablemate.vision.train.photos_real``),
   each laid on a mat so its median tile is 2.2, 3.0 or 3.5 cm of an 85 cm
-  play area, written as a 4608x2592 JPEG still and recognised with its
+  play area, and at the ends of the range players own, 1.8 and 4.0 cm (the
+  smallest travel set's tiles, and big tiles on a small table), written as a 4608x2592 JPEG still and recognised with its
   calibration. Per size: labelled tiles found, extra outlines per tile (a
   second outline on a labelled tile: a fragment or a double), found tiles
   read right, and end to end (found and read right). Unlabelled tiles in a
@@ -19,7 +20,7 @@ Each figure is printed on its own line:
   far their outline lies from the label's middle (a reader cannot read a crop
   cut off its tile), and the flowers and seasons (a tenth of the photos'
   tiles, a twentieth of a set's).
-- **Rendered held-out tables** at the same sizes, in the ``holdout`` look
+- **Rendered held-out tables** at 2.2, 3.0 and 3.5 cm, in the ``holdout`` look
   (face inks and colours, backs, mats and light training never used, real
   tile crops of held-out photos) from seeds training never used: tiles found
   and read right, extra outlines per tile, revealed seats exactly right
@@ -29,7 +30,7 @@ Each figure is printed on its own line:
 - **Rendered tables of sets printed in a typeface no training used**
   (``drawn-held-out``: sets drawn from the faces' meaning, their
   characters, winds and dragons in Droid Sans Fallback, which no training
-  recipe prints with) at the same sizes: the same figures. Why a second
+  recipe prints with) at those three sizes: the same figures. Why a second
   held-out family: the ``holdout`` look recolours art the readers learned,
   so it cannot show a reader that knows the training sets' characters
   rather than characters (a numeral's strokes, one more or less).
@@ -140,6 +141,9 @@ def _seat_diff(got: dict, want: dict) -> str:
 
 
 AREA_CM = 85.0
+#: Tile widths the real photos are laid at unless asked otherwise: the issue's three and the range's two ends.
+PHOTO_SIZES = "1.8,2.2,3.0,3.5,4.0"
+SIZES = "2.2,3.0,3.5"  # the rendered tables' and turns' sizes (the rendered range adds 1.8-4.0 cm on 70-110 cm)
 #: The rendered looks the benchmark can draw: held out of training (the first two) or not.
 RENDERED_FAMILIES = ("holdout", "drawn-held-out", "train")
 RANGE = "range"  # a size label: tiles drawn from the whole range players own
@@ -416,7 +420,10 @@ def target_lines(res: dict) -> list[str]:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=32, help="rendered scenes per size (default 32)")
-    ap.add_argument("--sizes", default="2.2,3.0,3.5", help="tile widths in cm on an 85 cm play area")
+    ap.add_argument("--sizes", help=f"tile widths in cm on an 85 cm play area (default {SIZES}; "
+                                    f"the real photos' too when --photo-sizes is not given)")
+    ap.add_argument("--photo-sizes", help=f"tile widths in cm the real photos are laid at (default {PHOTO_SIZES}, "
+                                          f"or --sizes when that is given)")
     ap.add_argument("--photos", type=int, default=0, help="held-out real images per size (default 0: all)")
     ap.add_argument("--families", default="holdout,drawn-held-out",
                     help="rendered looks, comma-separated, of holdout, drawn-held-out, train "
@@ -428,7 +435,9 @@ def main(argv=None) -> None:
     ap.add_argument("--models", help="a folder with every model of models/ and their .sha256 files "
                                      "(default: the shipped models)")
     a = ap.parse_args(argv)
-    sizes = [float(v) for v in a.sizes.split(",") if v]
+    sizes = [float(v) for v in (a.sizes if a.sizes is not None else SIZES).split(",") if v]
+    asked = a.photo_sizes if a.photo_sizes is not None else a.sizes if a.sizes is not None else PHOTO_SIZES
+    photo_sizes = [float(v) for v in asked.split(",") if v]
     families = [f for f in a.families.split(",") if f]
     unknown = set(families) - set(RENDERED_FAMILIES)
     if unknown or not families:
@@ -438,7 +447,7 @@ def main(argv=None) -> None:
     if a.only not in (None, "photos"):
         pass
     elif photos_real.load():
-        for size in sizes:
+        for size in photo_sizes:
             r = photo_figures(size, a.photos, a.models, a.verbose)
             res["photos"].append(r)
             print(_photo_line(r), flush=True)

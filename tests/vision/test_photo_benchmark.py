@@ -127,3 +127,29 @@ def test_turns_are_measured_in_every_rendered_look_and_each_look_has_its_own_tar
     assert len(targets) == 4
     assert all(line.lstrip().startswith("NOT MET") for line in targets if "(drawn-held-out)" in line)
     assert all(line.lstrip().startswith("met") for line in targets if "(holdout)" in line)
+
+
+def _photo_sizes_asked(monkeypatch, argv: list[str]) -> list[float]:
+    bench = _bench()
+    asked = []
+
+    def figures(size, limit, models_dir=None, verbose=False):
+        asked.append(size)
+        return {"tile_cm": size, "images": 1, "tiles": 10, "found": 1.0, "extra_per_tile": 0.0,
+                "read_right_of_found": 1.0, "end_to_end": 1.0, "outlines_off_labels_per_image": 0.0,
+                "confusions": {}, "not_found_by_source_photo": {}, "source_photos": 1,
+                "errors_by_source_photo": {}, "read_by_outline_offset": {},
+                "bonus_tiles": {"tiles": 0, "found": 0.0, "read_right_of_found": 0.0}}
+
+    monkeypatch.setattr(bench, "photo_figures", figures)
+    monkeypatch.setattr(bench.photos_real, "load", lambda: [object()])
+    bench.main(["--only", "photos", *argv])
+    return asked
+
+
+def test_real_photos_are_laid_at_the_ends_of_the_players_range_too_unless_sizes_are_asked(monkeypatch, capsys):
+    assert _photo_sizes_asked(monkeypatch, []) == [1.8, 2.2, 3.0, 3.5, 4.0]
+    targets = [line for line in capsys.readouterr().out.splitlines() if "real photos" in line and "cm," in line]
+    assert len(targets) == 10 and any("1.8 cm" in line for line in targets) and any("4.0 cm" in line for line in targets)
+    assert _photo_sizes_asked(monkeypatch, ["--sizes", "3.0"]) == [3.0]
+    assert _photo_sizes_asked(monkeypatch, ["--sizes", "2.2", "--photo-sizes", "4.0,1.8"]) == [4.0, 1.8]
