@@ -7,6 +7,7 @@ image so the tiles are as long as 3.2 cm tiles are in the 640 square, and
 scales the outlines back to it.
 """
 import random
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -18,12 +19,14 @@ from tablemate.vision.autocalibrate import find_calibration
 from tablemate.vision.calibration import parse_calibration
 from tablemate.vision.contract import DET_SIZE, DET_STRIDE, detector_blob
 from tablemate.vision.models import DETECTOR, MODELS_DIR
-from tablemate.vision.recognize import SMALL_TILE, detect, detect_table
+from tablemate.vision.recognize import FEW_SURE, SMALL_TILE, detect, detect_table, load_still
 from tablemate.vision.render import random_layout, render_scene
 from tablemate.vision.render.enroll_grid import render_table
+from tablemate.vision.train import photos_real
 from tablemate.vision.turns import SIDES
 
 SEED0 = 900_000
+DATA = Path(__file__).parent / "data"
 
 
 def _table(seed, kind="scoring", **size):
@@ -127,3 +130,24 @@ def test_a_hand_of_small_standing_tiles_on_an_area_found_too_large_is_seen_from_
     for t in tiles:  # no tile has two outlines, one lying and one standing
         if t.state == "standing" and len(lying):
             assert np.hypot(*(lying - (t.cx, t.cy)).T).min() >= 0.5 * min(t.w, t.h)
+
+
+def test_a_tight_grid_of_tiny_tiles_the_first_look_is_unsure_of_is_found_by_the_closest_look(tmp_path):
+    """A real photo of eight flowers and seasons side by side (tests/vision/data/README.md), laid so its tiles
+    are 1.8 cm of an 85 cm play area: the first look outlines them in twos and fours, one sure outline in all,
+    which says nothing of the tiles' size; the closer look at its largest finds all eight."""
+    photo, = photos_real.load(DATA / "photos-real-sample")
+    img, cal, labels = photos_real.photo_on_mat(photo, 1.8 / 85.0, np.random.default_rng(0))
+    path = tmp_path / "still.jpg"
+    cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    work, _, _, scale = load_still(path)
+    hom = parse_calibration(cal).homography(DET_SIZE, scale)
+    square = _square(work, hom)
+    sure = [t for t in detect(square) if t.state != "standing" and t.heat >= 0.5]
+    assert len(sure) < FEW_SURE
+    tiles = detect_table(work, hom, square)
+    centres = np.float64([[t.cx, t.cy] for t in tiles if t.state != "standing"]).reshape(-1, 1, 2)
+    centres = cv2.perspectiveTransform(centres, np.linalg.inv(hom)).reshape(-1, 2) / scale
+    on_labels, _ = photos_real.outlines_on_labels(centres, [box for _, box in labels])
+    assert len(labels) == 8 and all(i is not None for i in on_labels)
+    assert len(set(on_labels)) == 8  # one outline each, not one outline for several
