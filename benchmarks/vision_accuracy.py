@@ -10,8 +10,8 @@ Each figure is printed on its own line:
   source photo, never trained on: ``tablemate.vision.train.photos_real``),
   each laid on a mat so its median tile is 2.2, 3.0 or 3.5 cm of an 85 cm
   play area, and at the ends of the range players own, 1.8 and 4.0 cm (the
-  smallest travel set's tiles, and big tiles on a small table), written as a 4608x2592 JPEG still and recognised with its
-  calibration. Per size: labelled tiles found, extra outlines per tile (a
+  smallest travel set's tiles, and big tiles on a small table), written as
+  a 4608x2592 JPEG still and recognised with its calibration. Per size: labelled tiles found, extra outlines per tile (a
   second outline on a labelled tile: a fragment or a double), found tiles
   read right, and end to end (found and read right). Unlabelled tiles in a
   photo are neither counted nor held against it (the data set's labels are

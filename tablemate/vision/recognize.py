@@ -262,7 +262,8 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     of eight flowers at 1.8 cm on 85 cm: one to three outlines). Measured on
     the held-out photos: found 95.9 -> 96.9 % at 1.8 cm, 96.95 -> 97.17 % at
     2.2 cm, the larger sizes and rendered tables unchanged; on an empty
-    table it costs one larger detection and finds nothing.
+    table it costs one larger detection and finds nothing (a 2304x1296
+    frame of bare mat: 69 ms on one core, 23 ms without it).
     """
     first = detect(rectified, models_dir)
     along = [max(t.w, t.h) for t in first if t.state != "standing" and t.heat >= 0.5]
