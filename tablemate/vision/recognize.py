@@ -226,7 +226,7 @@ MAX_SQUARE = 1024  # the closer look's square at most (about 2.6 times the first
 LARGE_TILE = 36.0  # px long the closer look makes the largest tenth at most (3.6 cm tiles on 85 cm)
 MIN_ZOOM = 1.15    # a closer look that would enlarge less than this is not taken
 COVERED = 0.8      # a first-look outline with a closer-look centre this near (in its short sides) is that tile
-FEW_SURE = 4       # a first look sure of fewer lying tiles than this cannot say how large they are
+FEW_SURE = 4       # a first look sure of fewer tiles than this cannot say how large they are
 
 
 def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None) -> list[Seen]:
@@ -255,20 +255,26 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     look all. A tile only the first look saw stays unless a closer-look
     tile of its kind covers it (then it was a fragment or a double): the
     closer look misses some faint tiles the first one found.
-    A first look sure of fewer than ``FEW_SURE`` lying tiles (heat 0.5) has
-    no measure of them, and the closer look is taken at its largest: tiles
+    A first look sure of fewer than ``FEW_SURE`` tiles (heat 0.5), lying
+    or standing, has no measure of them, and the closer look is taken at
+    its largest: tiles
     too small for the first look in a tight grid are outlined by it in twos
     and fours, a few large faint outlines that look like big tiles (a photo
     of eight flowers at 1.8 cm on 85 cm: one to three outlines). Measured on
     the held-out photos: found 95.9 -> 96.9 % at 1.8 cm, 96.95 -> 97.17 % at
     2.2 cm, the larger sizes and rendered tables unchanged; on an empty
     table it costs one larger detection and finds nothing (a 2304x1296
-    frame of bare mat: 69 ms on one core, 23 ms without it).
+    frame of bare mat: 69 ms on one core, 23 ms without it). Standing
+    tiles count: early in a hand the hands stand and few tiles lie, and a
+    closest look at 3.5 cm tiles there lost the first discards
+    (``benchmarks/turn_accuracy.py --tile-cm 3.5``, first table, frames 1-3).
     """
     first = detect(rectified, models_dir)
     along = [max(t.w, t.h) for t in first if t.state != "standing" and t.heat >= 0.5]
-    if len(along) < FEW_SURE:  # no measure of the tiles: the closest look there is
-        zoom = MAX_SQUARE / DET_SIZE
+    if len(along) < FEW_SURE:
+        if sum(t.heat >= 0.5 for t in first) >= FEW_SURE:  # standing hands: a table in play, tiles it sees
+            return first
+        zoom = MAX_SQUARE / DET_SIZE  # no measure of the tiles: the closest look there is
     else:
         typical = float(np.median(along))
         if typical >= SMALL_TILE:

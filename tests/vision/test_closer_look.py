@@ -19,7 +19,7 @@ from tablemate.vision.autocalibrate import find_calibration
 from tablemate.vision.calibration import parse_calibration
 from tablemate.vision.contract import DET_SIZE, DET_STRIDE, detector_blob
 from tablemate.vision.models import DETECTOR, MODELS_DIR
-from tablemate.vision.recognize import FEW_SURE, SMALL_TILE, detect, detect_table, load_still
+from tablemate.vision.recognize import FEW_SURE, SMALL_TILE, detect, detect_table, load_still, recognize_array
 from tablemate.vision.render import random_layout, render_scene
 from tablemate.vision.render.enroll_grid import render_table
 from tablemate.vision.train import photos_real
@@ -151,3 +151,24 @@ def test_a_tight_grid_of_tiny_tiles_the_first_look_is_unsure_of_is_found_by_the_
     on_labels, _ = photos_real.outlines_on_labels(centres, [box for _, box in labels])
     assert len(labels) == 8 and all(i is not None for i in on_labels)
     assert len(set(on_labels)) == 8  # one outline each, not one outline for several
+
+
+def test_early_in_a_hand_the_standing_hands_measure_the_tiles_and_no_closest_look_draws_phantoms():
+    """benchmarks/turn_accuracy.py's first table at 3.5 cm, frame 1: four hands standing, one discard lying. The
+    first look is sure of fewer than four lying tiles but of many standing ones: a table in play, with tiles it
+    sees. The closest look (the rule for a first look sure of almost nothing) enlarged those 3.5 cm tiles past
+    anything the detector knows and drew "tiles" along the mat's edges; grouped with them, the discard was lost,
+    and the turn with it for three frames."""
+    step = play_sequence(random.Random(1000), east=SIDES[0], turns=24, idle_rate=0.0)[1]
+    img, gt, _ = render_table(step.layout, 1, family="holdout", image_size=(2304, 1296), look_seed=5000, tile_cm=3.5)
+    hom = find_calibration(img).homography(DET_SIZE, 1.0)
+    square = _square(img, hom)
+    first = [t for t in detect(square) if t.heat >= 0.5]
+    assert sum(t.state != "standing" for t in first) < FEW_SURE <= len(first)
+    true = [cv2.perspectiveTransform(np.float64(t["corners"]).reshape(-1, 1, 2), hom).reshape(4, 2) for t in gt["tiles"]]
+    assert [t["code"] for t in gt["tiles"]] == ["E"]  # the one lying tile: the bottom seat's discard
+    tiles = [t for t in detect_table(img, hom, square) if t.state != "standing"]
+    assert len(tiles) == 1
+    _none_off_the_tiles(tiles, true)
+    rec = recognize_array(img, (img.shape[1], img.shape[0]), 1.0, None)
+    assert rec["seats"]["bottom"]["discards"] == ["E"]
