@@ -34,10 +34,13 @@ def _table(seed, kind="scoring", **size):
     img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
     work = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)  # as a still's
     c = parse_calibration(cal)
-    to_square = c.homography(DET_SIZE, 1.0)
-    true = [cv2.perspectiveTransform(np.float64(t["corners"]).reshape(-1, 1, 2), to_square).reshape(4, 2)
+    return work, c.homography(DET_SIZE, 0.5), _true_outlines(gt, c.homography(DET_SIZE, 1.0))
+
+
+def _true_outlines(gt, to_square):
+    """The rendered lying tiles' true outlines, carried into the square by ``to_square``."""
+    return [cv2.perspectiveTransform(np.float64(t["corners"]).reshape(-1, 1, 2), to_square).reshape(4, 2)
             for t in gt["tiles"]]
-    return work, c.homography(DET_SIZE, 0.5), true
 
 
 def _square(work, hom):
@@ -165,7 +168,7 @@ def test_early_in_a_hand_the_standing_hands_measure_the_tiles_and_no_closest_loo
     square = _square(img, hom)
     first = [t for t in detect(square) if t.heat >= 0.5]
     assert sum(t.state != "standing" for t in first) < FEW_SURE <= len(first)
-    true = [cv2.perspectiveTransform(np.float64(t["corners"]).reshape(-1, 1, 2), hom).reshape(4, 2) for t in gt["tiles"]]
+    true = _true_outlines(gt, hom)
     assert [t["code"] for t in gt["tiles"]] == ["E"]  # the one lying tile: the bottom seat's discard
     tiles = [t for t in detect_table(img, hom, square) if t.state != "standing"]
     assert len(tiles) == 1

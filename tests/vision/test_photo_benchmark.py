@@ -150,6 +150,7 @@ def _photo_sizes_asked(monkeypatch, argv: list[str]) -> list[float]:
 def test_real_photos_are_laid_at_the_ends_of_the_players_range_too_unless_sizes_are_asked(monkeypatch, capsys):
     assert _photo_sizes_asked(monkeypatch, []) == [1.8, 2.2, 3.0, 3.5, 4.0]
     targets = [line for line in capsys.readouterr().out.splitlines() if "real photos" in line and "cm," in line]
-    assert len(targets) == 10 and any("1.8 cm" in line for line in targets) and any("4.0 cm" in line for line in targets)
+    assert len(targets) == 10
+    assert any("1.8 cm" in line for line in targets) and any("4.0 cm" in line for line in targets)
     assert _photo_sizes_asked(monkeypatch, ["--sizes", "3.0"]) == [3.0]
     assert _photo_sizes_asked(monkeypatch, ["--sizes", "2.2", "--photo-sizes", "4.0,1.8"]) == [4.0, 1.8]
