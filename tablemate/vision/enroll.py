@@ -58,7 +58,8 @@ ASYMMETRIC = 0.07         # ... whose face differs turned round (cosine, beyond 
 DIRECTED = frozenset([f"{n}m" for n in range(1, 10)] + ["E", "S", "W", "N", "C", "F"] + [f"h{n}" for n in range(1, 9)])
 BACK_P = 0.5              # a back reads as one at least this surely
 BACK_DE = 25.0            # a face-down tile's middle lies this near the grid's backs' colour (CIE76)
-ECHO = 0.8                # detector peaks closer than this share of a tile's long side are one tile
+ECHO = 0.8                # detector peaks closer than this share of a tile's long side are one tile ...
+WHOLE = 0.9               # ... unless both are sure outlines (tile_colours.FAINT) this share of the median length
 
 
 class EnrollError(VisionError):
@@ -126,17 +127,25 @@ def _largest_cluster(tiles: list[Seen]) -> list[Seen]:
     return [t for t, r in zip(tiles, roots) if r == best]
 
 
-def merge_echoes(tiles: list[Seen], reach: float = ECHO) -> list[Seen]:
+def merge_echoes(tiles: list[Seen], reach: float = ECHO, whole: float = WHOLE) -> list[Seen]:
     """One outline per tile: peaks closer than ``reach`` of the tiles' long side become one, their union.
 
     Why: on large tiles the detector may raise two peaks on one tile (its top
     and bottom half), each outlined too small. Tiles of the grid lie apart by
     about half a tile, so two centres closer than most of a tile's height
-    are one tile; the union of their outlines is its true size.
+    are one tile; the union of their outlines is its true size. A faint
+    outline on the mat between two tiles is taken into one of them too.
+    Why not two whole tiles: players lay a grid closer than half a tile,
+    and two tiles side by side a width and a gap apart are nearer than most
+    of a height; two sure outlines each as long as a tile are two tiles, and
+    taken for one tile's halves the grid lost them (a 2.2 cm set whose
+    columns lay 0.78 of a tile's length apart: "two tiles lie at row 6").
     """
     if len(tiles) < 2:
         return tiles
-    reach_px = reach * float(np.median([max(t.w, t.h) for t in tiles]))
+    length = float(np.median([max(t.w, t.h) for t in tiles]))
+    reach_px = reach * length
+    is_whole = np.array([t.heat >= tile_colours.FAINT and max(t.w, t.h) >= whole * length for t in tiles])
     xy = np.float64([[t.cx, t.cy] for t in tiles])
     order = sorted(range(len(tiles)), key=lambda i: -tiles[i].confidence)
     taken = np.zeros(len(tiles), bool)
@@ -144,7 +153,8 @@ def merge_echoes(tiles: list[Seen], reach: float = ECHO) -> list[Seen]:
     for i in order:
         if taken[i]:
             continue
-        near = np.nonzero(~taken & (np.hypot(*(xy - xy[i]).T) < reach_px))[0]
+        near = np.nonzero(~taken & (np.hypot(*(xy - xy[i]).T) < reach_px) & ~(is_whole[i] & is_whole))[0]
+        near = np.union1d(near, [i])
         taken[near] = True
         if len(near) == 1:
             out.append(tiles[i])

@@ -122,6 +122,24 @@ def test_an_outline_far_off_the_grid_s_size_is_placed_by_its_row_and_column():
     assert all(fixed[rc] is places[rc] for rc in places if rc != (1, 2))
 
 
+def test_two_halves_of_a_tile_are_one_and_two_tiles_side_by_side_are_two():
+    """A row of 17x23 tiles 18 px apart (players lay a grid closer than half a tile; a 2.2 cm set whose
+    columns lay 0.78 of a tile's length apart was refused as "two tiles lie at row 6"); one tile of it
+    outlined as its two halves, and a faint outline on the mat between two tiles."""
+    from tablemate.vision.enroll import merge_echoes
+    from tablemate.vision.grouping import Seen
+    row = [Seen(100.0 + 18 * k, 200.0, 17.0, 23.0, 0, "face_up", heat=0.8) for k in range(6)]
+    assert len(merge_echoes(row)) == 6
+    halves = [Seen(300.0, 193.5, 12.0, 13.0, 0, "face_up", heat=0.7),
+              Seen(300.0, 206.5, 12.0, 13.0, 0, "face_up", heat=0.6)]
+    merged = merge_echoes(row + halves)
+    assert len(merged) == 7
+    whole = min(merged, key=lambda t: abs(t.cx - 300.0))
+    assert whole.cy == pytest.approx(200.0) and whole.h == pytest.approx(26.0)  # the union of the halves
+    faint = Seen(109.0, 200.0, 17.0, 23.0, 0, "face_down", heat=0.36)
+    assert len(merge_echoes(row + [faint])) == 6
+
+
 def test_a_damaged_set_file_and_one_for_other_models_are_refused(learned, tmp_path):
     path = learned.tile_set.save(tmp_path / "t.tileset.json")
     data = json.loads(path.read_text())
