@@ -784,7 +784,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     if cal is None:
         return empty_recognition(w, h)
     t0 = time.perf_counter()
-    hom, rectified = _square(image, cal, scale)
+    hom, rectified = play_square(image, cal, scale)
     tm["rectify"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     tiles = table_tiles(image, hom, rectified, models_dir)
@@ -793,7 +793,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
         if tighter is None:
             break
         cal = tighter
-        hom, rectified = _square(image, cal, scale)
+        hom, rectified = play_square(image, cal, scale)
         tiles = table_tiles(image, hom, rectified, models_dir)
     to_image = np.linalg.inv(hom)
     tm["detect"] = time.perf_counter() - t0
@@ -820,7 +820,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     return {"image": {"width": w, "height": h}, "tiles": out_tiles, "seats": seats}
 
 
-def _square(image: np.ndarray, cal: Calibration, scale: float) -> tuple[np.ndarray, np.ndarray]:
+def play_square(image: np.ndarray, cal: Calibration, scale: float) -> tuple[np.ndarray, np.ndarray]:
     """(the homography from ``image`` to the top-down square, the square)."""
     hom = cal.homography(DET_SIZE, scale)
     return hom, cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)

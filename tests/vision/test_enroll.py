@@ -14,7 +14,7 @@ import pytest
 
 from tablemate.vision.calibration import parse_calibration
 from tablemate.vision.enroll import EnrollError, enroll_array
-from tablemate.vision.recognize import _square, recognize_array, table_tiles
+from tablemate.vision.recognize import play_square, recognize_array, table_tiles
 from tablemate.vision.render import random_layout
 from tablemate.vision.render.enroll_grid import render_grid, render_table
 from tablemate.vision.tile_set import TileSetError, _checksum, load_file, load_set
@@ -216,7 +216,7 @@ def test_with_the_set_the_bare_mat_beside_big_tiles_is_no_tile():
     layout = random_layout(np.random.default_rng(look + 3), "scoring")
     timg, gt, tcal = render_table(layout, look + 3, look_seed=look, tile_cm=3.5, area_cm=85.0, image_size=SIZE)
     c = parse_calibration(tcal)
-    hom, rectified = _square(timg, c, 1.0)
+    hom, rectified = play_square(timg, c, 1.0)
     assert len(table_tiles(timg, hom, rectified)) > len(gt["tiles"])  # the detector's faint outlines are there
     with_set = recognize_array(timg, SIZE, 1.0, c, tile_set=ts)
     assert len(with_set["tiles"]) == len(gt["tiles"])

@@ -7,14 +7,14 @@ and left not swapped back, would blur every tile's place or orientation.
 """
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from tablemate.vision.calibration import load_calibration
-from tablemate.vision.contract import DET_SIZE, detector_blob
+from tablemate.vision.contract import detector_blob
 from tablemate.vision.models import run_detector
-from tablemate.vision.recognize import detector_maps, heat_peaks, load_still, mirror_square, tile_evidence
+from tablemate.vision.recognize import (detector_maps, heat_peaks, load_still, mirror_square, play_square,
+                                        tile_evidence)
 
 DATA = Path(__file__).parent / "data"
 
@@ -22,8 +22,7 @@ DATA = Path(__file__).parent / "data"
 @pytest.fixture(scope="module")
 def square():
     img, _, _, k = load_still(DATA / "scoring_holdout_look.jpg")
-    cal = load_calibration(DATA / "scoring_holdout_look.cal.json")
-    return cv2.warpPerspective(img, cal.homography(DET_SIZE, k), (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
+    return play_square(img, load_calibration(DATA / "scoring_holdout_look.cal.json"), k)[1]
 
 
 def _peaks(heat):
