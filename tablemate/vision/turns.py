@@ -302,7 +302,7 @@ def _replayed(before: Counts, after: Counts, turn: str, unread_claims: tuple[int
     before their meld was read are those claims' melds, as in ``_interpret``.
     """
     goal_d = tuple(len(d) for d in after.discards)
-    late = _late_melds(before, after, unread_claims)
+    late = _late_melds(_new_melds(before, after), unread_claims)
     goal_m = tuple(a - k for a, k in zip(after.meld_counts(), late))
     start = (tuple(len(d) for d in before.discards), before.meld_counts(), SIDES.index(turn), None, False)
     if any(m < b for m, b in zip(goal_m, start[1])) or sum(goal_m) - sum(start[1]) > MAX_PLAYS:
@@ -422,8 +422,8 @@ def _interpret(before: Counts, after: Counts, turn: str, unread_claims: tuple[in
     changed the event is ``melds_read``.
     """
     dd = [len(a) - len(b) for a, b in zip(after.discards, before.discards)]
-    raw = [a - b for a, b in zip(after.meld_counts(), before.meld_counts())]
-    late = _late_melds(before, after, unread_claims)
+    raw = _new_melds(before, after)
+    late = _late_melds(raw, unread_claims)
     dm = [d - k for d, k in zip(raw, late)]
     event = _event(before, after, turn, dd, dm, one_late)
     if event is not None and any(late):
@@ -431,9 +431,14 @@ def _interpret(before: Counts, after: Counts, turn: str, unread_claims: tuple[in
     return event
 
 
-def _late_melds(before: Counts, after: Counts, unread_claims: tuple[int, ...]) -> tuple[int, ...]:
-    """Per side, the new melds that are those of claims followed before their meld was read."""
-    return tuple(min(max(a - b, 0), u) for a, b, u in zip(after.meld_counts(), before.meld_counts(), unread_claims))
+def _new_melds(before: Counts, after: Counts) -> list[int]:
+    """Per side, how many more melds ``after`` shows than ``before`` (fewer: negative)."""
+    return [a - b for a, b in zip(after.meld_counts(), before.meld_counts())]
+
+
+def _late_melds(new: list[int], unread_claims: tuple[int, ...]) -> tuple[int, ...]:
+    """Per side, the ``new`` melds (``_new_melds``) that are those of claims followed before their meld was read."""
+    return tuple(min(max(d, 0), u) for d, u in zip(new, unread_claims))
 
 
 def _event(before: Counts, after: Counts, turn: str, dd: list[int], dm: list[int], one_late: bool) -> dict | None:
