@@ -304,8 +304,15 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     tiles count: early in a hand the hands stand and few tiles lie, and a
     closest look at 3.5 cm tiles there lost the first discards
     (``benchmarks/turn_accuracy.py --tile-cm 3.5``, first table, frames 1-3).
+    A first look that outlines nothing at all sees a bare table (tiles too
+    small for it still draw faint outlines, in twos and fours), and takes
+    no closer look: the appliance sees the bare mat between hands, and the
+    closest look, a fruitless two detections of a 1024 square with the
+    mirrored look, cost every such frame.
     """
     first = detect(rectified, models_dir)
+    if not first:  # a bare table: tiles too small for the first look still draw faint outlines, in twos and fours
+        return first
     sure = [t for t in first if t.heat >= 0.5]
     along = [max(t.w, t.h) for t in sure if t.state != "standing"]
     if len(along) < FEW_SURE:

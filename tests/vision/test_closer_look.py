@@ -175,3 +175,23 @@ def test_early_in_a_hand_the_standing_hands_measure_the_tiles_and_no_closest_loo
     _none_off_the_tiles(tiles, true)
     rec = recognize_array(img, (img.shape[1], img.shape[0]), 1.0, None)
     assert rec["seats"]["bottom"]["discards"] == ["E"]
+
+
+def test_a_bare_table_gets_one_look(monkeypatch):
+    """A frame of the bare mat (the appliance's frames between hands): the first look outlines nothing, and a
+    closest look, two and a half times its work, would find nothing either on every such frame."""
+    from tablemate.vision import recognize
+    layout = random_layout(np.random.default_rng(1), "play")
+    bare = {"seats": {side: {k: (False if isinstance(v, bool) else type(v)()) for k, v in seat.items()}
+                      for side, seat in layout["seats"].items()}, "wall_stacks": 0}
+    img, gt, cal = render_table(bare, 7, family="holdout", image_size=(2304, 1296), look_seed=5000, tile_cm=3.0)
+    assert gt["tiles"] == []
+    hom = parse_calibration(cal).homography(DET_SIZE, 1.0)
+    looks = []
+
+    def counted(square, models_dir=None):
+        looks.append(square.shape[0])
+        return detect(square, models_dir)
+    monkeypatch.setattr(recognize, "detect", counted)
+    assert detect_table(img, hom, _square(img, hom)) == []
+    assert looks == [DET_SIZE]
