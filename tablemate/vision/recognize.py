@@ -210,7 +210,7 @@ def detector_maps(square: np.ndarray, models_dir=None) -> tuple[np.ndarray, np.n
     a fragment or a double that one look raises the other often does not.
     On held-out real photos the extra outlines fell from 0.013-0.024 to
     0.007-0.017 a tile at 1.8-4.0 cm (under the 0.02 target at every size),
-    tiles read the same within a third of a point, for 17 ms a still
+    tiles read the same within a third of a point, for 15-30 ms a still
     (docs/training.md, "A mirrored second look").
     """
     heat, size, orient = run_detector(detector_blob(square), models_dir)
