@@ -18,6 +18,7 @@ from tablemate.app.session import play_sequence
 from tablemate.vision.autocalibrate import find_calibration
 from tablemate.vision.calibration import parse_calibration
 from tablemate.vision.contract import DET_SIZE, DET_STRIDE, detector_blob
+from tablemate.vision.grouping import empty_seat
 from tablemate.vision.models import DETECTOR, MODELS_DIR
 from tablemate.vision.recognize import FEW_SURE, SMALL_TILE, detect, detect_table, load_still, recognize_array
 from tablemate.vision.render import random_layout, render_scene
@@ -181,9 +182,7 @@ def test_a_bare_table_gets_one_look(monkeypatch):
     """A frame of the bare mat (the appliance's frames between hands): the first look outlines nothing, and a
     closest look, two and a half times its work, would find nothing either on every such frame."""
     from tablemate.vision import recognize
-    layout = random_layout(np.random.default_rng(1), "play")
-    bare = {"seats": {side: {k: (False if isinstance(v, bool) else type(v)()) for k, v in seat.items()}
-                      for side, seat in layout["seats"].items()}, "wall_stacks": 0}
+    bare = {"seats": {side: empty_seat() for side in SIDES}, "wall_stacks": 0}
     img, gt, cal = render_table(bare, 7, family="holdout", image_size=(2304, 1296), look_seed=5000, tile_cm=3.0)
     assert gt["tiles"] == []
     hom = parse_calibration(cal).homography(DET_SIZE, 1.0)

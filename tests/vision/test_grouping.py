@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from tablemate.vision.grouping import SIDES, Seen, group_tiles, seats_match, seen_from_quad
+from tablemate.vision.grouping import SIDES, Seen, empty_seat, group_tiles, seats_match, seen_from_quad
 from tablemate.vision.render import random_layout, truth_topdown
 
 SIZE = 640
@@ -16,9 +16,7 @@ def seen_of(layout, seed):
 
 
 def seat(**kw):
-    base = {"melds": [], "concealed": [], "flowers": [], "winning_tile": None, "hand_hidden": False, "discards": []}
-    base.update(kw)
-    return base
+    return {**empty_seat(), **kw}
 
 
 @pytest.mark.parametrize("seed", range(12))
