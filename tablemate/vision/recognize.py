@@ -291,7 +291,7 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     look all. A tile only the first look saw stays unless a closer-look
     tile of its kind covers it (then it was a fragment or a double): the
     closer look misses some faint tiles the first one found.
-    A first look sure of fewer than ``FEW_SURE`` tiles (heat 0.5), lying
+    A first look sure of fewer than ``FEW_SURE`` tiles (heat ``FAINT``), lying
     or standing, has no measure of them, and the closer look is taken at
     its largest: tiles too small for the first look in a tight grid are
     outlined by it in twos and fours, a few large faint outlines that look
@@ -313,7 +313,7 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     first = detect(rectified, models_dir)
     if not first:  # a bare table: tiles too small for the first look still draw faint outlines, in twos and fours
         return first
-    sure = [t for t in first if t.heat >= 0.5]
+    sure = [t for t in first if t.heat >= FAINT]
     along = [max(t.w, t.h) for t in sure if t.state != "standing"]
     if len(along) < FEW_SURE:
         if len(sure) >= FEW_SURE:  # standing hands: a table in play, tiles it sees

@@ -20,7 +20,7 @@ from tablemate.vision.calibration import parse_calibration
 from tablemate.vision.contract import DET_SIZE, DET_STRIDE, detector_blob
 from tablemate.vision.grouping import empty_seat
 from tablemate.vision.models import DETECTOR, MODELS_DIR
-from tablemate.vision.recognize import FEW_SURE, SMALL_TILE, detect, detect_table, load_still, recognize_array
+from tablemate.vision.recognize import FAINT, FEW_SURE, SMALL_TILE, detect, detect_table, load_still, recognize_array
 from tablemate.vision.render import random_layout, render_scene
 from tablemate.vision.render.enroll_grid import render_table
 from tablemate.vision.train import photos_real
@@ -147,7 +147,7 @@ def test_a_tight_grid_of_tiny_tiles_the_first_look_is_unsure_of_is_found_by_the_
     work, _, _, scale = load_still(path)
     hom = parse_calibration(cal).homography(DET_SIZE, scale)
     square = _square(work, hom)
-    sure = [t for t in detect(square) if t.state != "standing" and t.heat >= 0.5]
+    sure = [t for t in detect(square) if t.state != "standing" and t.heat >= FAINT]
     assert len(sure) < FEW_SURE
     tiles = detect_table(work, hom, square)
     centres = np.float64([[t.cx, t.cy] for t in tiles if t.state != "standing"]).reshape(-1, 1, 2)
@@ -167,7 +167,7 @@ def test_early_in_a_hand_the_standing_hands_measure_the_tiles_and_no_closest_loo
     img, gt, _ = render_table(step.layout, 1, family="holdout", image_size=(2304, 1296), look_seed=5000, tile_cm=3.5)
     hom = find_calibration(img).homography(DET_SIZE, 1.0)
     square = _square(img, hom)
-    first = [t for t in detect(square) if t.heat >= 0.5]
+    first = [t for t in detect(square) if t.heat >= FAINT]
     assert sum(t.state != "standing" for t in first) < FEW_SURE <= len(first)
     true = _true_outlines(gt, hom)
     assert [t["code"] for t in gt["tiles"]] == ["E"]  # the one lying tile: the bottom seat's discard
