@@ -153,8 +153,9 @@ def merge_echoes(tiles: list[Seen], reach: float = ECHO, whole: float = WHOLE) -
     for i in order:
         if taken[i]:
             continue
-        near = np.nonzero(~taken & (np.hypot(*(xy - xy[i]).T) < reach_px) & ~(is_whole[i] & is_whole))[0]
-        near = np.union1d(near, [i])
+        two_tiles = is_whole[i] & is_whole
+        two_tiles[i] = False
+        near = np.nonzero(~taken & (np.hypot(*(xy - xy[i]).T) < reach_px) & ~two_tiles)[0]
         taken[near] = True
         if len(near) == 1:
             out.append(tiles[i])
