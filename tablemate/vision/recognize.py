@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -556,7 +557,45 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     faces = [t for t in tiles if t.state != "standing"]
     if not faces:
         return faces, np.zeros((0, len(READER_CLASSES)), np.float32), None
+    with _outlined_as_the_grid(faces, tile_set):
+        return _read(faces, image, to_image, models_dir, detail, tile_set)
 
+
+SET_LARGER = (1.15, 1.4)  # a set whose grid's tiles were outlined this much larger than the table's lying tiles
+SET_MEASURE = 8  # ... measured over at least this many lying tiles
+
+
+@contextmanager
+def _outlined_as_the_grid(faces: list[Seen], tile_set):
+    """The faces' outlines grown (in place) to the size the set's grid had them, where it had them much larger.
+
+    Why: the set learned its faces from crops of the grid's outlines. Tiles
+    lying apart in a grid can be outlined larger than the same tiles lying
+    side by side at the table (dark faces on dark bodies, whose shadows merge
+    with them on a light cloth: 28 % at 2.0 cm), and crops cut at the
+    table's size then look like none of the set's faces (78 % of such a
+    set's tiles read right). The outlines are grown only while the tiles
+    are read (``read``, and the sideways reads of the second look), and
+    shrunk back after. Both sizes are shares of the play area's square, so
+    this holds for a set enrolled on the table it is played on (as the
+    appliance enrols); a set far larger still (from a smaller play area, or
+    a frame of a few odd outlines) is not grown.
+    """
+    lying = float(np.median([max(t.w, t.h) for t in faces])) if len(faces) >= SET_MEASURE else 0.0
+    factor = tile_set.tile_px[1] / lying if tile_set is not None and lying else 1.0
+    if not SET_LARGER[0] <= factor <= SET_LARGER[1]:
+        yield
+        return
+    for t in faces:
+        t.w, t.h = t.w * factor, t.h * factor
+    try:
+        yield
+    finally:
+        for t in faces:
+            t.w, t.h = t.w / factor, t.h / factor
+
+
+def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir, detail: Detail | None, tile_set):
     probs, flip, say = _read_crops(_reader_crops(faces, image, to_image), models_dir, tile_set)
     again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
     if again:
@@ -680,9 +719,11 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     trial = probs.copy()
     turned_reads: dict[int, list[np.ndarray]] = {}
     chosen = assign_within_counts(trial, learned_set=tile_set is not None)
-    if not _reread_sideways(faces, trial, chosen, image, to_image, models_dir, candidates=odd,
-                            detail=detail or Detail(image, to_image), tile_set=tile_set, say=say,
-                            turned_reads=turned_reads) and not turned_reads:
+    with _outlined_as_the_grid(faces, tile_set):
+        changed = _reread_sideways(faces, trial, chosen, image, to_image, models_dir, candidates=odd,
+                                   detail=detail or Detail(image, to_image), tile_set=tile_set, say=say,
+                                   turned_reads=turned_reads)
+    if not changed and not turned_reads:
         return seats
     _settle_codes(faces, trial, tile_set)
     for i, reads in turned_reads.items():

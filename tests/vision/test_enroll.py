@@ -357,3 +357,39 @@ def test_a_plain_back_the_reader_takes_for_a_blank_face_is_not_refused(fault, re
     else:
         with pytest.raises(EnrollError, match=re.escape(refused)):
             enroll()
+
+
+LARGE_OUTLINES = 962_650  # an abstract set at 2.0 cm whose dark faces, dark bodies and shadows merge on a light cloth
+
+
+def test_a_set_whose_grid_was_outlined_too_large_reads_its_table():
+    """The detector outlines this set's tiles 28 % too large where they lie apart in the grid, and at their
+    size where they lie side by side at the table: the set, learned from crops of the grid's outlines, read
+    77 of the table's 88 face-up tiles. The table's tiles are now cut at the grid's size while the set reads
+    them (``recognize._outlined_as_the_grid``), and the outlines it reports stay the table's."""
+    from tablemate.app.frame_vision import shrink
+    size = (4608, 2592)
+    img, gt_grid, cal = render_grid(LARGE_OUTLINES, look_seed=LARGE_OUTLINES, tile_cm=2.0, area_cm=85.0,
+                                    image_size=size, face_style="abstract")
+    small, scale = shrink(img)
+    ts = enroll_array(small, size, scale, parse_calibration(cal), name="t", area_cm=85.0, detail=img).tile_set
+    seed = LARGE_OUTLINES + 2
+    timg, gt, tcal = render_table(random_layout(np.random.default_rng(seed), "scoring"), seed,
+                                  look_seed=LARGE_OUTLINES, face_style="abstract", tile_cm=2.0, area_cm=85.0,
+                                  image_size=size)
+    c = parse_calibration(tcal)
+    tsmall, tscale = shrink(timg)
+
+    def long_side(corners, calibration):   # in the play area's 640 square, as the set records its tiles' size
+        q = cv2.perspectiveTransform(np.float64(corners).reshape(-1, 1, 2), calibration.homography(640, 1.0))
+        q = q.reshape(-1, 4, 2)
+        return np.median(np.maximum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 3] - q[:, 0], axis=1)))
+    grid_true = long_side([t["corners"] for t in gt_grid["tiles"]], parse_calibration(cal))
+    assert ts.tile_px[1] > 1.2 * grid_true        # the grid's outlines are too large: the case this test is about
+    rec = recognize_array(tsmall, size, tscale, c, tile_set=ts, detail=timg)
+    want = sorted(t["code"] for t in gt["tiles"] if t["face_up"])
+    got = sorted(t["code"] for t in rec["tiles"] if t["face_up"])
+    right = sum(min(want.count(k), got.count(k)) for k in set(want))
+    assert right >= 0.95 * len(want), f"{right} of {len(want)}"
+    lying = [t["corners"] for t in rec["tiles"] if t["face_up"]]
+    assert long_side(lying, c) < 1.1 * long_side([t["corners"] for t in gt["tiles"] if t["face_up"]], c)
