@@ -27,6 +27,13 @@ def _enroll(img, cal, **kw):
     return enroll_array(img, (img.shape[1], img.shape[0]), 1.0, parse_calibration(cal), name="t", **kw)
 
 
+def _faces_read_right(rec, gt) -> int:
+    """Face-up tiles of the truth ``gt`` that the recognition ``rec`` shows, counted by code (wherever they lie)."""
+    want = [t["code"] for t in gt["tiles"] if t["face_up"]]
+    got = [t["code"] for t in rec["tiles"] if t["face_up"]]
+    return sum(min(want.count(k), got.count(k)) for k in set(want))
+
+
 @pytest.fixture(scope="module")
 def learned():
     img, _, cal = render_grid(LOOK, look_seed=LOOK, tile_cm=2.2, image_size=SIZE)
@@ -192,12 +199,8 @@ def test_a_set_reads_an_unseen_look_better():
                                   image_size=SIZE)
     c = parse_calibration(tcal)
 
-    def right(rec):
-        want = sorted(t["code"] for t in gt["tiles"] if t["face_up"])
-        got = sorted(t["code"] for t in rec["tiles"] if t["face_up"])
-        return sum(min(want.count(k), got.count(k)) for k in set(want))
-    before = right(recognize_array(timg, SIZE, 1.0, c))
-    after = right(recognize_array(timg, SIZE, 1.0, c, tile_set=ts))
+    before = _faces_read_right(recognize_array(timg, SIZE, 1.0, c), gt)
+    after = _faces_read_right(recognize_array(timg, SIZE, 1.0, c, tile_set=ts), gt)
     n = sum(t["face_up"] for t in gt["tiles"])
     print(f"abstract set: {before} -> {after} of {n}")
     assert after >= 0.97 * n and after >= before + 10
@@ -259,12 +262,10 @@ def test_with_the_set_unsure_faces_are_read_again_and_the_face_pictures_decide()
         layout = random_layout(np.random.default_rng(seed), "scoring")
         timg, gt, tcal = render_table(layout, seed, look_seed=look, face_style="abstract", tile_cm=3.5,
                                       area_cm=85.0, image_size=size)
-        want = sorted(t["code"] for t in gt["tiles"] if t["face_up"])
-        n += len(want)
+        n += sum(t["face_up"] for t in gt["tiles"])
         for key, tile_set in (("without pictures", replace(ts, pictures={})), ("with", ts)):
             rec = recognize_array(timg, size, 1.0, parse_calibration(tcal), tile_set=tile_set)
-            got = sorted(t["code"] for t in rec["tiles"] if t["face_up"])
-            right[key] += sum(min(want.count(k), got.count(k)) for k in set(want))
+            right[key] += _faces_read_right(rec, gt)
     print(f"abstract 3.5 cm, of {n}: {right}")
     assert right["without pictures"] >= 0.985 * n
     assert right["with"] >= 0.997 * n and right["with"] > right["without pictures"]
@@ -368,6 +369,7 @@ def test_a_set_whose_grid_was_outlined_too_large_reads_its_table():
     77 of the table's 88 face-up tiles. The table's tiles are now cut at the grid's size while the set reads
     them (``recognize._outlined_as_the_grid``), and the outlines it reports stay the table's."""
     from tablemate.app.frame_vision import shrink
+    from tablemate.vision.contract import DET_SIZE
     size = (4608, 2592)
     img, gt_grid, cal = render_grid(LARGE_OUTLINES, look_seed=LARGE_OUTLINES, tile_cm=2.0, area_cm=85.0,
                                     image_size=size, face_style="abstract")
@@ -380,16 +382,14 @@ def test_a_set_whose_grid_was_outlined_too_large_reads_its_table():
     c = parse_calibration(tcal)
     tsmall, tscale = shrink(timg)
 
-    def long_side(corners, calibration):   # in the play area's 640 square, as the set records its tiles' size
-        q = cv2.perspectiveTransform(np.float64(corners).reshape(-1, 1, 2), calibration.homography(640, 1.0))
+    def long_side(corners, calibration):   # in the play area's square, as the set records its tiles' size
+        q = cv2.perspectiveTransform(np.float64(corners).reshape(-1, 1, 2), calibration.homography(DET_SIZE, 1.0))
         q = q.reshape(-1, 4, 2)
         return np.median(np.maximum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 3] - q[:, 0], axis=1)))
     grid_true = long_side([t["corners"] for t in gt_grid["tiles"]], parse_calibration(cal))
     assert ts.tile_px[1] > 1.2 * grid_true        # the grid's outlines are too large: the case this test is about
     rec = recognize_array(tsmall, size, tscale, c, tile_set=ts, detail=timg)
-    want = sorted(t["code"] for t in gt["tiles"] if t["face_up"])
-    got = sorted(t["code"] for t in rec["tiles"] if t["face_up"])
-    right = sum(min(want.count(k), got.count(k)) for k in set(want))
-    assert right >= 0.95 * len(want), f"{right} of {len(want)}"
+    right, n = _faces_read_right(rec, gt), sum(t["face_up"] for t in gt["tiles"])
+    assert right >= 0.95 * n, f"{right} of {n}"
     lying = [t["corners"] for t in rec["tiles"] if t["face_up"]]
     assert long_side(lying, c) < 1.1 * long_side([t["corners"] for t in gt["tiles"] if t["face_up"]], c)
