@@ -45,6 +45,17 @@ from tablemate.vision.render.enroll_grid import render_grid, render_table  # noq
 
 SEED0 = 950_000  # training seeds are below 200_000
 AREA_CM = 85.0
+MAX_SETS, MAX_TABLES = 10, 49
+
+
+def look_seed(tile_cm: float, k: int, abstract: bool) -> int:
+    """The k-th set's look at this size; its tables are the seeds just above it.
+
+    Why so far apart: each size draws sets of its own. Sizes a tenth of a
+    centimetre apart once shared looks (2.0 cm's third set was 2.2 cm's
+    first), so a figure counted some sets twice.
+    """
+    return SEED0 + 1000 * round(tile_cm * 100) + 100 * k + (50 if abstract else 0)
 
 
 def _score(rec: dict, gt: dict) -> tuple[int, int, int, int]:
@@ -63,7 +74,7 @@ def figures(style: str, tile_cm: float, sets: int, tables: int, image_size: tupl
     enroll_s, rec_s, refused = [], [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(sets):
-            look = SEED0 + int(tile_cm * 1000) + 100 * k + (50 if face_style else 0)
+            look = look_seed(tile_cm, k, face_style is not None)
             img, _, cal = render_grid(look, look_seed=look, tile_cm=tile_cm, area_cm=AREA_CM, image_size=image_size,
                                       face_style=face_style)
             gp, cp = Path(tmp) / "grid.jpg", Path(tmp) / "cal.json"
@@ -123,6 +134,8 @@ def main(argv=None) -> None:
     ap.add_argument("--json")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args(argv)
+    if not (1 <= a.sets <= MAX_SETS and 1 <= a.tables <= MAX_TABLES):
+        ap.error(f"--sets 1-{MAX_SETS} and --tables 1-{MAX_TABLES}: more would draw another size's looks")
     size = tuple(int(v) for v in a.image_size.split("x"))
     results = []
     for style in a.styles.split(","):
