@@ -27,6 +27,8 @@ from .contract import READER_CLASSES, crop_tile
 
 SIZE = (64, 86)          # a tile's crop (width, height), nearly twice the reader's: finer numerals
 SLACK = (6, 7)           # the picture is the crop less this on each side: the shift allowed either way
+SCALES = (1.0, 0.92, 1.08)  # the crop is also compared this much enlarged: outlines are off in size too ...
+WELL = 0.85                 # ... unless a picture fits it this well at its own size
 CANDIDATES = 4           # the reading's likeliest faces compared (more changed nothing on the benchmark's sets)
 SHARPNESS = 40.0         # a face 0.1 likelier in correlation is e^4 times likelier
 #: A face the set tells from its nearest neighbour by at least this margin (``TileSet.margins``) is not
@@ -72,20 +74,46 @@ def _middle(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a[ey:a.shape[0] - ey, ex:a.shape[1] - ex])
 
 
+def _scaled(a: np.ndarray, s: float) -> np.ndarray:
+    """``a`` enlarged ``s`` times about its centre, at its own size (its edge repeated where it shrinks)."""
+    if s == 1.0:
+        return a
+    h, w = a.shape
+    m = cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), 0.0, s)
+    return cv2.warpAffine(a, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 def likeness(crop: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
-    """Each picture's best correlation with ``crop`` (grey, SIZE) over the shifts, either way up (their middles).
+    """Each picture's best correlation with ``crop`` (grey, SIZE) over the shifts and SCALES, either way up (their middles).
 
     Why every picture both ways: letting the likeliest face's better way
     decide the way for the others saved three comparisons in eight, but
     a tile read as P whose P picture fitted clearly better one way
     (0.85) kept P although h3's picture fitted it 0.99 the other way.
+
+    Why scales as well as shifts: an outline is off in size as well as in
+    place, and faces drawn in thin strokes stop lining up a few pixels
+    from the middle when the crop is a tenth too large. A table's
+    outlines grown to the grid's size (``recognize._outlined_as_the_grid``)
+    are off by the error of two medians: an abstract set's h4, lying
+    beside its h8, fitted its own picture 0.26 and h7's 0.60 and was read
+    as h7 (then the true h7 lost its place to it); at 0.92 of the crop's
+    size it fits its own best. Only a crop that fits no picture WELL at
+    its own size is tried at the others: over the abstract sets of
+    `benchmarks/enrollment.py` at 2.2 cm, the other sizes changed 15 of
+    1,172 comparisons, each of a crop whose best fit was under 0.82, and
+    trying them on every crop took 90 ms more a still.
     """
-    crop, pictures = _middle(crop), [_middle(p) for p in pictures]
-    turned = crop[::-1, ::-1].copy()
-    out = np.empty(len(pictures), np.float32)
-    for k, p in enumerate(pictures):
-        out[k] = max(cv2.matchTemplate(crop, p, cv2.TM_CCOEFF_NORMED).max(),
-                     cv2.matchTemplate(turned, p, cv2.TM_CCOEFF_NORMED).max())
+    pictures = [_middle(p) for p in pictures]
+    out = np.full(len(pictures), -1.0, np.float32)
+    for s in SCALES:
+        if s != 1.0 and out.max() >= WELL:
+            break
+        upright = _middle(_scaled(crop, s))
+        turned = upright[::-1, ::-1].copy()
+        for k, p in enumerate(pictures):
+            out[k] = max(out[k], cv2.matchTemplate(upright, p, cv2.TM_CCOEFF_NORMED).max(),
+                         cv2.matchTemplate(turned, p, cv2.TM_CCOEFF_NORMED).max())
     return out
 
 
