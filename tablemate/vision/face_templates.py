@@ -107,7 +107,7 @@ def likeness(crop: np.ndarray, pictures: list[np.ndarray]) -> np.ndarray:
     pictures = [_middle(p) for p in pictures]
     out = np.full(len(pictures), -1.0, np.float32)
     for s in SCALES:
-        if s != 1.0 and out.max() >= WELL:
+        if not pictures or (s != 1.0 and out.max() >= WELL):
             break
         upright = _middle(_scaled(crop, s))
         turned = upright[::-1, ::-1].copy()
