@@ -436,7 +436,8 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
     least sure of exactly those faces. With a set, of the turns a tenth
     nearer to its faces than the tile as read, the nearest is taken; the
     first of them was taken before, and an abstract 8s lying across at
-    2.0 cm kept h6 (28.7) where 4p lay nearer (26.9).
+    2.0 cm kept h6 (28.7) where 4p lay nearer (26.9); from 4p the steps
+    after read it as the 8s it is.
     """
     back = len(READER_CLASSES) - 1
     sure = probs[np.arange(len(faces)), chosen]
