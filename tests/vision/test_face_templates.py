@@ -131,6 +131,38 @@ def test_a_reading_sure_to_the_last_digit_is_still_overruled_by_a_clearly_better
     assert np.isclose(probs[0].sum(), 1.0, atol=1e-5)
 
 
+def _read_as(first: str, others: dict[str, float]) -> np.ndarray:
+    probs = np.full((1, len(READER_CLASSES)), 1e-7, np.float32)
+    for code, p in {first: 0.9, **others}.items():
+        probs[0, READER_CLASSES.index(code)] = p
+    return probs
+
+
+def test_a_face_outside_the_likeliest_four_is_taken_when_none_of_them_fits_and_its_picture_does():
+    """An abstract 8p read as 2p, 6p, 9p or 6m (8p at 0.0) fitted 8p's picture 0.94 and none of theirs 0.85:
+    where none of the likeliest four fits WELL, every other face's picture is compared too, and one that
+    fits WELL joins them. Flowers stay out (a set holds one of each, and their pictures are alike)."""
+    pics = {c: face_templates.picture(*_tile(t)) for c, t in
+            (("3m", "3"), ("5m", "5"), ("6m", "6"), ("9m", "9"), ("8m", "8"), ("h8", "8"))}
+    img, quad = _tile("8", (2, 2))
+    probs = _read_as("3m", {"5m": 0.05, "6m": 0.03, "9m": 0.01})
+    assert face_templates.weigh(probs, img, quad[None], pics) == [0]
+    assert READER_CLASSES[int(probs[0].argmax())] == "8m"
+    assert probs[0, READER_CLASSES.index("h8")] == np.float32(1e-7)
+    assert np.isclose(probs[0].sum(), _read_as("3m", {"5m": 0.05, "6m": 0.03, "9m": 0.01}).sum(), atol=1e-5)
+
+
+def test_a_face_outside_the_likeliest_four_that_fits_no_better_is_not_taken():
+    """Further down, only a picture that fits WELL counts: a 1m that fits the 8 poorly stays out of it."""
+    pics = {c: face_templates.picture(*_tile(t)) for c, t in
+            (("3m", "3"), ("5m", "5"), ("6m", "6"), ("9m", "9"), ("1m", "1"))}
+    img, quad = _tile("8", (2, 2))
+    probs = _read_as("3m", {"5m": 0.05, "6m": 0.03, "9m": 0.01})
+    face_templates.weigh(probs, img, quad[None], pics)
+    assert READER_CLASSES[int(probs[0].argmax())] in {"3m", "5m", "6m", "9m"}
+    assert probs[0, READER_CLASSES.index("1m")] == np.float32(1e-7)
+
+
 def test_a_tile_read_as_a_flower_is_compared_with_every_flower():
     """The true flower may be outside the reading's likeliest four: a set's flowers are painted as anything.
     A tile read as a suit tile is not compared with flowers outside its likeliest four."""
