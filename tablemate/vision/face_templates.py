@@ -58,6 +58,11 @@ def _telling(pictures: dict[str, np.ndarray]) -> set[str]:
     return {c for c, p in pictures.items() if p.std() >= FLAT}
 
 
+def _telling_but_flowers(pictures: dict[str, np.ndarray]) -> list[int]:
+    """READER_CLASSES indices of the telling faces that are no flower or season, in order."""
+    return sorted(READER_CLASSES.index(c) for c in _telling(pictures) if c[0] != "h")
+
+
 def _middle(a: np.ndarray) -> np.ndarray:
     """``a`` less its EDGE on each side.
 
@@ -171,6 +176,7 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
     back = READER_CLASSES.index("back")
     flowers = BONUS_IDX.tolist()
     telling = _telling(pictures)
+    further_down = _telling_but_flowers(pictures)
     done = []
     for i in range(len(probs)):
         order = [int(k) for k in np.argsort(-probs[i])[:CANDIDATES]]
@@ -184,11 +190,11 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
         grey = _grey(image, quads[i])
         like = likeness(grey, [pictures[READER_CLASSES[k]] for k in cand])
         if like.max() < WELL:  # none of its likeliest faces fits it: a face further down may
-            rest = [k for k in range(len(READER_CLASSES))
-                    if k not in cand and k not in flowers and READER_CLASSES[k] in telling]
+            rest = [k for k in further_down if k not in cand]
             more = likeness(grey, [pictures[READER_CLASSES[k]] for k in rest])
-            cand += [k for k, fits in zip(rest, more >= WELL) if fits]
-            like = np.concatenate([like, more[more >= WELL]])
+            fits = more >= WELL
+            cand += [k for k, f in zip(rest, fits) if f]
+            like = np.concatenate([like, more[fits]])
         p = probs[i, cand].astype(np.float64)
         w = np.maximum(p, DOUBT * p.sum()) * np.exp(SHARPNESS * (like - like.max()))
         probs[i, cand] = (w / w.sum() * p.sum()).astype(probs.dtype)
@@ -214,7 +220,7 @@ def weigh_pushed_out(probs: np.ndarray, chosen: np.ndarray, image: np.ndarray, q
     was found most like a 7p), and one of each is all a set holds, so a
     pushed-out flower is left to the counts. Returns the rows reweighed.
     """
-    telling = sorted(READER_CLASSES.index(c) for c in _telling(pictures) if c[0] != "h")
+    telling = _telling_but_flowers(pictures)
     done = []
     for i in range(len(probs)):
         first = int(probs[i].argmax())

@@ -139,7 +139,7 @@ def _read_as(first: str, others: dict[str, float]) -> np.ndarray:
 
 
 def test_a_face_outside_the_likeliest_four_is_taken_when_none_of_them_fits_and_its_picture_does():
-    """An abstract 8p read as 2p, 6p, 9p or 6m (8p at 0.0) fitted 8p's picture 0.94 and none of theirs 0.85:
+    """An abstract 8p read as 2p, 6p, 9p or 6m (8p at 0.0) fitted 8p's picture 0.94 and none of theirs WELL:
     where none of the likeliest four fits WELL, every other face's picture is compared too, and one that
     fits WELL joins them. Flowers stay out (a set holds one of each, and their pictures are alike)."""
     pics = {c: face_templates.picture(*_tile(t)) for c, t in
