@@ -243,7 +243,7 @@ def grid_places(tiles: list[Seen], bonus: bool = True, image: np.ndarray | None 
                 places[(5, j)] = places.pop(rc) if rc != (5, j) else places[rc]
     if image is not None:
         mat = tile_colours.mat_lab(image, to_image, DET_SIZE)
-        places = bare_mat_left_out(places, angle, image, to_image, mat)
+        places = bare_mat_left_out(places, angle, image, to_image, mat, beyond=set(places) - set(exp))
     missing = sorted(set(exp) - set(places))
     filled = {}
     if missing and image is not None and len(places) >= len(exp) // 2:
@@ -275,15 +275,20 @@ def _middle_apart(ts: list[Seen], angle: float, image: np.ndarray, to_image: np.
 
 
 def bare_mat_left_out(places: dict[tuple[int, int], Seen], angle: float, image: np.ndarray,
-                      to_image: np.ndarray, mat: np.ndarray) -> dict[tuple[int, int], Seen]:
+                      to_image: np.ndarray, mat: np.ndarray,
+                      beyond: set[tuple[int, int]] = frozenset()) -> dict[tuple[int, int], Seen]:
     """The places without faint outlines whose middle is the mat's own colour: no tile lies there.
 
     Why: where a face was left out of a grid on a dark cloth, the detector
     raised a faint outline on the bare place, and enrollment learned a patch
     of mat as that face instead of naming the place as empty. Outlines found
-    surely stay whatever their colour (green backs on green cloth).
+    surely stay whatever their colour (green backs on green cloth), but not
+    at places ``beyond`` the grid, where no tile belongs: a back's shadow on
+    the mat beside a 1.8 cm grid was outlined at heat 0.56, and the player's
+    right grid was refused for "a tile beyond the grid". A tile really laid
+    there shows its own colour, not the mat's, and is still refused.
     """
-    faint = [rc for rc, t in places.items() if t.heat < tile_colours.FAINT]
+    faint = [rc for rc, t in places.items() if t.heat < tile_colours.FAINT or rc in beyond]
     if not faint:
         return places
     apart = _middle_apart([places[rc] for rc in faint], angle, image, to_image, mat)

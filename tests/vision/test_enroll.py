@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tablemate.vision.calibration import parse_calibration
-from tablemate.vision.enroll import EnrollError, enroll_array
+from tablemate.vision.enroll import EnrollError, enroll_array, enroll_image
 from tablemate.vision.recognize import play_square, recognize_array, table_tiles
 from tablemate.vision.render import random_layout
 from tablemate.vision.render.enroll_grid import render_grid, render_table
@@ -106,6 +106,31 @@ def test_backs_as_dark_as_the_mat_are_found_where_the_grid_puts_them(fault, refu
     else:
         with pytest.raises(EnrollError, match=re.escape(refused)):
             _enroll(img, cal)
+
+
+SMALL_ABSTRACT = 1_130_250  # benchmarks/enrollment.py's third abstract set at 1.8 cm
+
+
+@pytest.mark.parametrize("fault, refused", [
+    ({}, None),
+    ({"extra": "5p"}, "row 6, column 5: a tile beyond the grid of 44 tiles"),
+    ({"extra": "back"}, "row 6, column 5: a tile beyond the grid of 44 tiles"),
+])
+def test_a_shadow_beside_the_grid_is_no_tile_beyond_it(fault, refused, tmp_path):
+    """The detector outlined the mat beside the last back of a 1.8 cm grid (heat 0.56, a shadow), and the
+    player's right grid was refused for a tile beyond it. Beyond the grid an outline showing the mat's
+    colour is now no tile whatever its heat; a face or a back really laid there is still refused. The
+    photo goes the CLI's way (a JPEG decoded at half size), as the shadow's outline depends on it."""
+    img, _, cal = render_grid(SMALL_ABSTRACT, look_seed=SMALL_ABSTRACT, tile_cm=1.8, image_size=(4608, 2592),
+                              face_style="abstract", **fault)
+    cv2.imwrite(str(tmp_path / "grid.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    (tmp_path / "cal.json").write_text(json.dumps(cal))
+    args = (str(tmp_path / "grid.jpg"), str(tmp_path / "cal.json"))
+    if refused is None:
+        assert enroll_image(*args, name="t", area_cm=85.0).read_after == 42
+    else:
+        with pytest.raises(EnrollError, match=re.escape(refused)):
+            enroll_image(*args, name="t", area_cm=85.0)
 
 
 def test_an_outline_far_off_the_grid_s_size_is_placed_by_its_row_and_column():

@@ -50,12 +50,13 @@ def grid_positions(bonus: bool = True) -> list[tuple[int, int, str]]:
 def grid_blocks(spec, rng: np.random.Generator, *, angle_deg: float = 0.0, centre: tuple | None = None,
                 bonus: bool = True, swap: tuple[int, int] | None = None, missing: int | None = None,
                 upside_down: int | None = None, doubled: tuple[int, int] | None = None,
-                gap: float = 0.5) -> list[Block]:
+                extra: str | None = None, gap: float = 0.5) -> list[Block]:
     """The grid's tiles on the table (cm), each face upright for the bottom seat.
 
     Faults for tests: ``swap`` (two place indices change tiles), ``missing``
     (a place left empty), ``upside_down`` (a tile turned round), ``doubled``
-    ((i, j): place i shows j's face). ``gap`` is the space between tiles in tile widths.
+    ((i, j): place i shows j's face), ``extra`` (a tile of that code laid
+    just after the last row's last place). ``gap`` is the space between tiles in tile widths.
     """
     W, H = spec.tile_w, spec.tile_h
     places = grid_positions(bonus)
@@ -74,7 +75,11 @@ def grid_blocks(spec, rng: np.random.Generator, *, angle_deg: float = 0.0, centr
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     up0 = np.array([0.0, -1.0])
     blocks = []
-    for k, ((r, c, _), code) in enumerate(zip(places, codes)):
+    laid = list(enumerate(zip(places, codes)))
+    if extra:
+        last = places[-1]
+        laid.append((len(places), ((last[0], last[1] + 1, extra), extra)))
+    for k, ((r, c, _), code) in laid:
         if k == missing:
             continue
         local = np.array([(c - (COLS - 1) / 2) * pitch_x, (r - 2.5) * pitch_y]) + rng.normal(0, 0.05 * W, 2)
