@@ -30,7 +30,7 @@ import numpy as np
 from PIL import Image
 import simplejpeg
 
-from . import bonus_look, face_templates, tile_colours, turned_look
+from . import bonus_look, face_templates, no_room, tile_colours, turned_look
 from .area_from_tiles import area_from_tiles
 from .autocalibrate import find_calibration
 from .calibration import Calibration, check_fits, load_calibration
@@ -562,8 +562,11 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     faces = [t for t in tiles if t.state != "standing"]
     if not faces:
         return faces, np.zeros((0, len(READER_CLASSES)), np.float32), None
+    # outlines squeezed between two others, measured as detected: grown to the grid's size every
+    # tile of a packed row would overlap its neighbours
+    gaps = no_room.squeezed(faces) if tile_set is not None else set()
     with _outlined_as_the_grid(faces, tile_set):
-        return _read(faces, image, to_image, models_dir, detail, tile_set)
+        return _read(faces, image, to_image, models_dir, detail, tile_set, gaps)
 
 
 SET_LARGER = (1.15, 1.4)  # a set whose grid's tiles were outlined this much larger than the table's lying tiles
@@ -600,7 +603,8 @@ def _outlined_as_the_grid(faces: list[Seen], tile_set):
             t.w, t.h = t.w / factor, t.h / factor
 
 
-def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir, detail: Detail | None, tile_set):
+def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir, detail: Detail | None, tile_set,
+          gaps: set[int] = frozenset()):
     probs, flip, say = _read_crops(_reader_crops(faces, image, to_image), models_dir, tile_set)
     again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
     if again:
@@ -633,6 +637,7 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
                                     None if tile_set is None else tile_colours.lab_of([tile_set.back_bgr])[0])
     if tile_set is not None:  # a faint outline that looks like none of the set's tiles is the mat, not a tile
         mat |= {i for i, t in enumerate(faces) if t.heat < FAINT and say.distance[i] > tile_set.spread}
+        mat |= {i for i in gaps if say.distance[i] > tile_set.spread}  # a gap between two tiles, not a tile
     if mat:
         keep = [i for i in range(len(faces)) if i not in mat]
         faces, probs, heat, lab = [faces[i] for i in keep], probs[keep], heat[keep], lab[keep]

@@ -1,0 +1,72 @@
+"""Outlines with no room for a tile: squeezed between two surer outlines in a line.
+
+Why: with a learned set of dark faces on a dark mat, the detector outlines
+the dark gap between a meld and the flowers beside it (two abstract sets
+at 2.0 cm, docs/enrollment.md). The set then reads the gap surely as a
+face, it joins the meld's run, and the seat's meld is lost. Heat alone
+cannot tell such a gap from a real tile: dropping dim outlines that look
+like none of the set's faces also dropped real discards on video frames.
+Geometry can: tiles are solid, so a tile between two others in a line
+needs its own width between their edges, and the gap's outline lies where
+no tile fits (there was room for nine tenths of one, or less).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .grouping import Seen
+
+NO_ROOM = 0.9     # a tile needs at least this share of its own extent between its neighbours' edges
+IN_LINE = 0.94    # cosine: the two neighbours lie on opposite sides, about in a line along one of the outline's axes
+NEAR = 1.6        # neighbours are looked for within this many of the outline's long sides
+
+_UPS = np.array([[0, -1], [1, 0], [0, 1], [-1, 0]], float)
+
+
+def _axes(t: Seen) -> tuple[np.ndarray, np.ndarray]:
+    """The outline's unit up and right in the square (its orientation, turned by ``turn``)."""
+    up = _UPS[t.orient % 4]
+    if t.turn:
+        c, s = np.cos(t.turn), np.sin(t.turn)
+        up = np.array([c * up[0] - s * up[1], s * up[0] + c * up[1]])
+    return up, np.array([-up[1], up[0]])
+
+
+def _extent(t: Seen, d: np.ndarray) -> float:
+    """The outline's extent along the unit direction ``d``."""
+    up, right = _axes(t)
+    return float(abs(up @ d) * t.h + abs(right @ d) * t.w)
+
+
+def squeezed(tiles: list[Seen]) -> set[int]:
+    """Indices of outlines that lie between two surer outlines in a line with no room for a tile."""
+    if len(tiles) < 3:
+        return set()
+    xy = np.float64([[t.cx, t.cy] for t in tiles])
+    heat = np.float64([t.heat for t in tiles])
+    out = set()
+    for i, t in enumerate(tiles):
+        v = xy - xy[i]
+        dist = np.hypot(v[:, 0], v[:, 1])
+        near = [j for j in np.nonzero((dist > 0) & (dist < NEAR * max(t.w, t.h)) & (heat > heat[i]))[0]]
+        for a in range(len(near)):
+            for b in range(a + 1, len(near)):
+                ja, jb = near[a], near[b]
+                if v[ja] @ v[jb] / (dist[ja] * dist[jb]) > -IN_LINE:
+                    continue
+                apart = xy[jb] - xy[ja]
+                ax = max(_axes(t), key=lambda a: abs(a @ apart))
+                if abs(ax @ apart) < IN_LINE * np.hypot(*apart):
+                    continue  # diagonal neighbours of a packed block leave no room along the diagonal either
+                # measured along the outline's own axis: outlines are boxes square to the picture, and
+                # along a row lying a few degrees off that, their extents would take in the turn
+                sides = (_extent(tiles[ja], ax) + _extent(tiles[jb], ax)) / 2
+                room = abs(float(ax @ apart)) - sides
+                # a tile needs its own width there, or its neighbours' where its outline is longer: a chow's
+                # claimed tile lies turned between two upright ones, its length along the row
+                if room < NO_ROOM * min(_extent(t, ax), sides):
+                    out.add(i)
+                    break
+            if i in out:
+                break
+    return out
