@@ -18,7 +18,9 @@ bodies, inks, light and lenses. Three things make them usable:
   known calibration, at any tile size, from real pixels.
 
 Labels are incomplete (README of the data set): an unlabelled tile is not
-background, so a detector learns nothing negative inside a photo.
+background, so a detector learns nothing negative inside a photo. A few
+flower and season labels name another bonus tile than the one printed on
+it; ``photo_label_fixes`` lists them, and ``load`` reads them as the tile shows.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ import numpy as np
 from tablemate.vision.contract import READER_CLASSES, crop_tile
 from tablemate.vision.datasets import data_dir
 
+from .photo_label_fixes import fixed_code
 from .stable_numbers import name_number
 
 HOLDOUT_SHARE = 0.2
@@ -72,8 +75,9 @@ def load(folder: Path | None = None) -> list[Photo]:
         if not line.strip():
             continue
         e = json.loads(line)
-        tiles = tuple(PhotoTile(t["code"], tuple(float(v) for v in t["box"])) for t in e["tiles"]
-                      if t["code"] in READER_CLASSES)
+        name = Path(e["image"]).name
+        tiles = tuple(PhotoTile(fixed_code(name, t["box"], t["code"]), tuple(float(v) for v in t["box"]))
+                      for t in e["tiles"] if t["code"] in READER_CLASSES)
         if tiles:
             out.append(Photo(folder / e["image"], e["source_photo"], tiles))
     return out
