@@ -46,6 +46,7 @@ CREDIT = "Chinese Mahjong Detection v4 (riichimahjongdetection, Roboflow Univers
 class PhotoTile:
     code: str
     box: tuple[float, float, float, float]   # x0, y0, x1, y1 in the image's pixels
+    labelled: str | None = None              # the data set's own label, where the tile shows another face
 
 
 @dataclass(frozen=True)
@@ -76,11 +77,15 @@ def load(folder: Path | None = None) -> list[Photo]:
             continue
         e = json.loads(line)
         name = Path(e["image"]).name
-        tiles = tuple(PhotoTile(fixed_code(name, t["box"], t["code"]), tuple(float(v) for v in t["box"]))
-                      for t in e["tiles"] if t["code"] in READER_CLASSES)
+        tiles = tuple(_tile(name, t) for t in e["tiles"] if t["code"] in READER_CLASSES)
         if tiles:
             out.append(Photo(folder / e["image"], e["source_photo"], tiles))
     return out
+
+
+def _tile(image_name: str, label: dict) -> PhotoTile:
+    code = fixed_code(image_name, label["box"], label["code"])
+    return PhotoTile(code, tuple(float(v) for v in label["box"]), None if code == label["code"] else label["code"])
 
 
 def is_held_out(source_photo: str, share: float = HOLDOUT_SHARE) -> bool:
