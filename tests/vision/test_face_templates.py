@@ -249,3 +249,50 @@ def test_a_tile_pushed_off_a_full_face_takes_the_face_its_picture_is_most_like()
     assert READER_CLASSES[assign_within_counts(probs, learned_set=True)[4]] == "7p"
     assert probs[4, k["8p"]] == before[4, k["8p"]] and np.isclose(probs[4].sum(), before[4].sum(), atol=1e-6)
     assert np.array_equal(probs[:4], before[:4])  # tiles that keep their reading are not compared
+
+
+def _framed_tile(mark: str | None, ink=(170, 185, 215), speckle: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A tile whose face is a frame (a white dragon's) with, inside, a faintly printed ``mark`` or nothing;
+    ``speckle``: the grey levels' noise of a photographed blank face. Returns the image and its outline."""
+    img = np.full((300, 300, 3), (40, 110, 40), np.uint8)
+    w, h = 96, 128
+    face = np.full((h, w, 3), (225, 235, 240), np.uint8)
+    cv2.rectangle(face, (9, 9), (w - 10, h - 10), (120, 90, 40), 3)
+    if mark:
+        cv2.putText(face, mark, (22, 92), cv2.FONT_HERSHEY_SIMPLEX, 2.4, ink, 4)
+    if speckle:
+        face = np.clip(face + np.random.default_rng(5).normal(0, speckle, face.shape), 0, 255).astype(np.uint8)
+    x0, y0 = 150 - w // 2, 150 - h // 2
+    img[y0:y0 + h, x0:x0 + w] = face
+    return img, np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float64)
+
+
+def _framed_pictures() -> dict[str, np.ndarray]:
+    pics = {"P": face_templates.picture(*_framed_tile(None))}
+    pics |= {f"h{n}": face_templates.picture(*_framed_tile(str(n))) for n in (1, 2, 3)}
+    return pics | {"3m": face_templates.picture(*_tile("3"))}
+
+
+def test_a_faint_flower_read_as_a_blank_white_dragon_takes_the_flower_its_picture_is():
+    """A held-out look's h1 with faint art was read as P at 0.81, a face the set tells clearly apart, so
+    no picture was compared; the tile shows ink inside where the white dragon's picture shows none, and it
+    fits h1's picture well, so it is read as h1."""
+    pics = _framed_pictures()
+    assert set(face_templates._blank_inside(pics)) == {"P"}
+    img, quad = _framed_tile("1")
+    probs = _read_as("P", {"back": 0.14, "h3": 0.03, "h1": 0.02})
+    probs[0, READER_CLASSES.index("P")] = 0.81
+    assert face_templates.weigh(probs, img, quad[None], pics, clear={"P"}) == [0]
+    assert READER_CLASSES[int(probs[0].argmax())] == "h1"
+
+
+@pytest.mark.parametrize("mark, speckle", [(None, 0), (None, 1), ("7", 0)])
+def test_a_white_dragon_keeps_its_reading_unless_another_face_fits_it_well(mark, speckle):
+    """A blank face with a photograph's grain shows no ink; a tile with ink that fits no other picture
+    well keeps its reading (the blank picture's own correlation is noise and decides nothing)."""
+    pics = _framed_pictures()
+    img, quad = _framed_tile(mark, speckle=speckle)
+    probs = _read_as("P", {"back": 0.05, "h3": 0.03, "h1": 0.02})
+    before = probs.copy()
+    assert face_templates.weigh(probs, img, quad[None], pics, clear={"P"}) == []
+    assert np.array_equal(probs, before)
