@@ -12,6 +12,8 @@ no tile fits (there was room for nine tenths of one, or less).
 """
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
 
 from .grouping import Seen
@@ -38,6 +40,21 @@ def _extent(t: Seen, d: np.ndarray) -> float:
     return float(abs(up @ d) * t.h + abs(right @ d) * t.w)
 
 
+def _no_room_between(t: Seen, a: Seen, b: Seen) -> bool:
+    """Whether ``a`` and ``b``, on either side of ``t`` along one of its axes, leave it no room for a tile."""
+    apart = np.array([b.cx - a.cx, b.cy - a.cy])
+    ax = max(_axes(t), key=lambda axis: abs(axis @ apart))
+    if abs(ax @ apart) < IN_LINE * np.hypot(*apart):
+        return False  # diagonal neighbours of a packed block leave no room along the diagonal either
+    # measured along the outline's own axis: outlines are boxes square to the picture, and along a row
+    # lying a few degrees off that, their extents would take in the turn
+    sides = (_extent(a, ax) + _extent(b, ax)) / 2
+    room = abs(float(ax @ apart)) - sides
+    # a tile needs its own width there, or its neighbours' where its outline is longer: a chow's claimed
+    # tile lies turned between two upright ones, its length along the row
+    return room < NO_ROOM * min(_extent(t, ax), sides)
+
+
 def squeezed(tiles: list[Seen]) -> set[int]:
     """Indices of outlines that lie between two surer outlines in a line with no room for a tile."""
     if len(tiles) < 3:
@@ -48,25 +65,8 @@ def squeezed(tiles: list[Seen]) -> set[int]:
     for i, t in enumerate(tiles):
         v = xy - xy[i]
         dist = np.hypot(v[:, 0], v[:, 1])
-        near = [j for j in np.nonzero((dist > 0) & (dist < NEAR * max(t.w, t.h)) & (heat > heat[i]))[0]]
-        for a in range(len(near)):
-            for b in range(a + 1, len(near)):
-                ja, jb = near[a], near[b]
-                if v[ja] @ v[jb] / (dist[ja] * dist[jb]) > -IN_LINE:
-                    continue
-                apart = xy[jb] - xy[ja]
-                ax = max(_axes(t), key=lambda a: abs(a @ apart))
-                if abs(ax @ apart) < IN_LINE * np.hypot(*apart):
-                    continue  # diagonal neighbours of a packed block leave no room along the diagonal either
-                # measured along the outline's own axis: outlines are boxes square to the picture, and
-                # along a row lying a few degrees off that, their extents would take in the turn
-                sides = (_extent(tiles[ja], ax) + _extent(tiles[jb], ax)) / 2
-                room = abs(float(ax @ apart)) - sides
-                # a tile needs its own width there, or its neighbours' where its outline is longer: a chow's
-                # claimed tile lies turned between two upright ones, its length along the row
-                if room < NO_ROOM * min(_extent(t, ax), sides):
-                    out.add(i)
-                    break
-            if i in out:
-                break
+        near = np.nonzero((dist > 0) & (dist < NEAR * max(t.w, t.h)) & (heat > heat[i]))[0].tolist()
+        if any(v[ja] @ v[jb] <= -IN_LINE * dist[ja] * dist[jb] and _no_room_between(t, tiles[ja], tiles[jb])
+               for ja, jb in combinations(near, 2)):
+            out.add(i)
     return out

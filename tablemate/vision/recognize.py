@@ -547,7 +547,9 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     learned set whose say is blended into every reading, and again after the
     bonus reader's (the player's own flowers count too); with it, a faint
     outline that looks like none of the set's tiles either way round is
-    dropped (a patch of a light mat beside big tiles), and each face's
+    dropped (a patch of a light mat beside big tiles), as is one squeezed
+    between two surer outlines where no tile fits (``no_room``: the dark
+    gap between a meld and its flowers), and each face's
     likeliest readings are weighed by how alike the tile is to the set's
     pictures of them at full resolution (``face_templates``), and a suit or
     honour tile the counts push off a full face takes the face with room
