@@ -413,10 +413,6 @@ class SetSay:
 UNSURE = 0.5  # a reading below this is tried again turned a quarter
 FAR = 1.5     # with a learned set, a tile this many times farther from every face than the grid's crops is unsure
 FAINT = tile_colours.FAINT  # with a learned set, an outline this faint and farther from all its faces than the grid's crops is dropped
-#: ... where its middle lies this near the mat's colour (CIE76). Why: such outlines are the bare mat beside big
-#: tiles (2.5-8.2 from the mat's colour), but a chow's claimed tile lying across at the end of a meld row was
-#: found as faintly, lay 1.3 times the spread from the set's faces, and was dropped (its middle 19.2 away).
-FAINT_ON_MAT = 15.0
 NEARER = 0.9  # with a learned set, a turned crop is taken when this much nearer to one of its faces
 SECOND_LOOK_MAX = 12  # tiles given a second look after grouping, least sure first (bounds the time)
 
@@ -639,12 +635,10 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
             face_templates.weigh(probs, detail.image, sharp_quads, tile_set.pictures, clear)
     heat = np.array([t.heat for t in faces])
     lab = tile_colours.middle_lab(image, _quads(faces, to_image))
-    mat_colour = tile_colours.mat_lab(image, to_image, DET_SIZE)
-    mat = tile_colours.mat_outlines(probs, heat, lab, mat_colour,
+    mat = tile_colours.mat_outlines(probs, heat, lab, tile_colours.mat_lab(image, to_image, DET_SIZE),
                                     None if tile_set is None else tile_colours.lab_of([tile_set.back_bgr])[0])
-    if tile_set is not None:  # a faint outline on the mat's colour that looks like none of the set's tiles is the mat
-        on_mat = np.linalg.norm(lab - mat_colour, axis=1) < FAINT_ON_MAT
-        mat |= {i for i, t in enumerate(faces) if t.heat < FAINT and say.distance[i] > tile_set.spread and on_mat[i]}
+    if tile_set is not None:  # a faint outline that looks like none of the set's tiles is the mat, not a tile
+        mat |= {i for i, t in enumerate(faces) if t.heat < FAINT and say.distance[i] > tile_set.spread}
         mat |= {i for i in gaps if say.distance[i] > tile_set.spread}  # a gap between two tiles, not a tile
     if mat:
         keep = [i for i in range(len(faces)) if i not in mat]
