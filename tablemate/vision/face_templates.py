@@ -41,6 +41,7 @@ EDGE = (5, 7)
 DOUBT = 0.03
 FLAT = 4.0               # a picture whose grey levels spread less than this (std) has no say: correlation with
 #                          a blank face is noise (OpenCV gives a uniform one 1.0 against anything)
+CLEARLY = 0.15           # a face further down fitting under WELL still joins when it fits this much better than the likeliest
 INKED = 3.0              # a tile read as a face blank inside whose inside spreads this many times more shows ink
 
 
@@ -181,7 +182,10 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
     8p read as 2p, 6p, 9p and 6m, 8p at 0.0, fitted 8p's picture 0.94 and
     none of theirs more than 0.62). Then every other telling picture but the
     flowers' (a set holds one of each, and their pictures are alike) is
-    compared too, and those that fit WELL join the candidates. Measured
+    compared too, and those that fit WELL join the candidates (where none
+    does, the best of them joins if it fits CLEARLY better than all the
+    likeliest: an abstract 9m read as 5m, h1, E and 6m fitted 9m's picture
+    0.71 and none of theirs more than 0.51). Measured
     over `benchmarks/enrollment.py` (2026-11-30): abstract sets at 2.0 /
     2.2 / 2.6 cm read 99.66 / 99.83 / 99.77 -> 100 / 100 / 99.84 % of
     tiles and 86.5 / 97.3 / 94.9 -> 94.6 / 100 / 97.4 % of seats; the
@@ -228,6 +232,8 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
             rest = [k for k in further_down if k not in cand and k != order[0]]
             more = likeness(grey, [pictures[READER_CLASSES[k]] for k in rest])
             fits = more >= WELL
+            if not doubted and len(more) and not fits.any() and more.max() >= like.max() + CLEARLY:
+                fits = more == more.max()  # none fits WELL, but one fits clearly better than all of them
             cand += [k for k, f in zip(rest, fits) if f]
             like = np.concatenate([like, more[fits]])
         if doubted:  # its own picture's likeness is noise: it shows ink the face does not, so it fits no better than

@@ -296,3 +296,21 @@ def test_a_white_dragon_keeps_its_reading_unless_another_face_fits_it_well(mark,
     before = probs.copy()
     assert face_templates.weigh(probs, img, quad[None], pics, clear={"P"}) == []
     assert np.array_equal(probs, before)
+
+
+@pytest.mark.parametrize("fit, taken", [(0.71, True), (0.60, False)])
+def test_a_face_further_down_that_fits_clearly_better_though_not_well_is_taken(monkeypatch, fit, taken):
+    """An abstract 9m read as 5m, h1, E and 6m fitted 9m's picture 0.71 and none of theirs more than 0.51:
+    none fits WELL, but 9m's fits clearly better (by CLEARLY or more), so it joins them and wins. One that
+    fits only a little better (0.60 against 0.51) does not."""
+    codes = ("5m", "E", "6m", "9m", "3s")
+    pics = {c: np.random.default_rng(k).integers(0, 255, (72, 52)).astype(np.uint8)   # told apart by identity
+            for k, c in enumerate(codes)}
+    fits = {"5m": 0.45, "E": 0.30, "6m": 0.51, "9m": fit, "3s": 0.2}
+    monkeypatch.setattr(face_templates, "likeness", lambda crop, ps: np.array(
+        [next(fits[c] for c, p in pics.items() if p is q) for q in ps], np.float32))
+    img, quad = _tile("9")
+    probs = _read_as("5m", {"E": 0.05, "6m": 0.04})
+    face_templates.weigh(probs, img, quad[None], pics)
+    assert (READER_CLASSES[int(probs[0].argmax())] == "9m") == taken
+    assert probs[0, READER_CLASSES.index("3s")] == np.float32(1e-7)       # the others further down stay out
