@@ -16,18 +16,17 @@ from itertools import combinations
 
 import numpy as np
 
+from .contract import ORIENT_VECTORS
 from .grouping import Seen
 
 NO_ROOM = 0.9     # a tile needs at least this share of its own extent between its neighbours' edges
 IN_LINE = 0.94    # cosine: the two neighbours lie on opposite sides, about in a line along one of the outline's axes
 NEAR = 1.6        # neighbours are looked for within this many of the outline's long sides
 
-_UPS = np.array([[0, -1], [1, 0], [0, 1], [-1, 0]], float)
-
 
 def _axes(t: Seen) -> tuple[np.ndarray, np.ndarray]:
     """The outline's unit up and right in the square (its orientation, turned by ``turn``)."""
-    up = _UPS[t.orient % 4]
+    up = ORIENT_VECTORS[t.orient % 4]
     if t.turn:
         c, s = np.cos(t.turn), np.sin(t.turn)
         up = np.array([c * up[0] - s * up[1], s * up[0] + c * up[1]])
