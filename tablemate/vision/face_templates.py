@@ -218,8 +218,8 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
         top = READER_CLASSES[order[0]]
         if order[0] == back or top not in pictures:
             continue
-        grey = _grey(image, quads[i]) if top in blank or top not in clear else None
-        doubted = top in blank and _inked(grey, blank[top])
+        grey = _grey(image, quads[i]) if top in blank else None
+        doubted = grey is not None and _inked(grey, blank[top])
         if top in clear and not doubted:
             continue
         if order[0] in flowers or doubted:
@@ -227,6 +227,8 @@ def weigh(probs: np.ndarray, image: np.ndarray, quads: np.ndarray, pictures: dic
         cand = [k for k in order if READER_CLASSES[k] in telling and not (doubted and k == order[0])]
         if len(cand) < 2 - doubted:
             continue
+        if grey is None:  # cut only for rows that are compared
+            grey = _grey(image, quads[i])
         like = likeness(grey, [pictures[READER_CLASSES[k]] for k in cand])
         if like.max() < WELL or doubted:  # none of its likeliest faces fits it: a face further down may
             rest = [k for k in further_down if k not in cand and k != order[0]]
