@@ -46,6 +46,11 @@ Rules, in tile widths W (the median short side of the lying tiles):
   off its line): the wall rings the discards, so that is a wall tile taken
   for face up.
   Discards are ordered row by row from the centre out, left to right.
+  With big tiles on a small table a seat's last discard row can lie within
+  its zone or reach: a row of at most six faces, each in a column of the
+  discards beyond, one row (0.9-1.9 W) in front of them, is discards
+  (``discard_rows_within_reach``), within the zone only if it makes no
+  melds as read.
 """
 from __future__ import annotations
 
@@ -90,6 +95,10 @@ DISCARD_ROW_HALF_W = 4.5
 DIAGONAL_W = 1.0
 WALL_LINE_W = 0.35
 WALL_BESIDE_W = 2.2
+#: A discard row's next row lies 1.06 tile lengths further out (render.layout), 1.3-1.55 W for tiles 1.25-1.45 W
+#: long, outlines straying a little; and its tiles lie in the same columns, within this many widths along the row.
+DISCARD_PITCH_W = (0.9, 1.9)
+DISCARD_COLUMN_W = 0.35
 
 
 @dataclass
@@ -179,10 +188,10 @@ def _meld_or_one_fix(tiles: list[Seen]) -> tuple[dict, tuple | None] | None:
     return best
 
 
-def _split_melds(tiles: list[Seen]) -> list[tuple[list[Seen], dict]] | None:
+def _split_melds(tiles: list[Seen], fixes: bool = True) -> list[tuple[list[Seen], dict]] | None:
     """Split a run of touching tiles into consecutive melds of 3 or 4, if exactly possible.
 
-    Exact readings are preferred; one second-choice reading per meld may complete it.
+    Exact readings are preferred; one second-choice reading per meld may complete it (unless not ``fixes``).
     """
     n = len(tiles)
     best: dict[int, list | None] = {n: []}
@@ -194,7 +203,7 @@ def _split_melds(tiles: list[Seen]) -> list[tuple[list[Seen], dict]] | None:
                 if m:
                     best[i] = [(tiles[i:i + k], m, None)] + best[i + k]
                     break
-        if best[i] is None:
+        if best[i] is None and fixes:
             for k in (3, 4):
                 if i + k <= n and best[i + k] is not None:
                     mf = _meld_or_one_fix(tiles[i:i + k])
@@ -345,6 +354,7 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
     standing_of = {side: [t for t in tiles if t.side == side and t.state == "standing"
                           and (t.v <= zone_w or id(t) in hands_beyond)] for side in SIDES}
     reach = {side: seat_reach(standing_of[side], zone_w) for side in SIDES}
+    reached_discards: set[int] = set()
     for side in SIDES:
         mine = [t for t in tiles if t.side == side]
         standing = standing_of[side]
@@ -355,6 +365,10 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
             standing = [t for t in standing if t.v <= float(np.median(faces_v)) + ROW_SPLIT_W]
         seats[side]["hand_hidden"] = len(standing) >= 1
         zone = [t for t in mine if t.state != "standing" and t.v <= reach[side].at(t.u)]
+        beyond = [t for t in mine if t.state == "face_up" and t.v > reach[side].at(t.u)]
+        for t in discard_rows_within_reach(zone, beyond, side, unit, zone_w):
+            zone.remove(t)
+            reached_discards.add(id(t))
         for t in [t for t in zone if _in_standing_row(t, standing)]:
             t.role, t.group = "hand", -1
             zone.remove(t)
@@ -379,7 +393,7 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
             else:
                 group = _meld_row(row, side, unit, seats[side], group)
     # The centre: discards and the wall.
-    centre = [t for t in tiles if t.state != "standing" and t.v > reach[t.side].at(t.u)]
+    centre = [t for t in tiles if t.state != "standing" and (t.v > reach[t.side].at(t.u) or id(t) in reached_discards)]
     wall = [t for t in centre if t.state == "face_down"] + zone_wall
     if wall:
         group += 1
@@ -476,6 +490,47 @@ def seat_reach(standing: list[Seen], zone_w: float) -> Reach:
         slant, row_v = np.polyfit(u[keep], v[keep], 1)
     slant = float(np.clip(slant, -ROW_SLANT_MAX, ROW_SLANT_MAX))
     return Reach(zone_w, float(np.median(v - slant * u)), slant)
+
+
+def discard_rows_within_reach(zone: list[Seen], beyond: list[Seen], side: str, unit: float,
+                              zone_w: float) -> list[Seen]:
+    """The tiles of a seat's rows within its reach that are rows of its discards.
+
+    Why: with large tiles on a small table (4 cm on 85 cm) the discards'
+    last row, the one nearest the seat, comes within the seat's reach: the
+    zone ends at a share of the way to the centre (``zone_width``), and the
+    reach lets melds lie up to ``MELD_REACH_W`` in front of a standing row.
+    Such a row, 3.9-4.3 widths out, was grouped as a meld row: its tiles made
+    no meld and were lost to the discards, and with a learned set two of six
+    were read as their second choices to make two pungs. Discards lie in rows
+    of six, one behind the other in the same columns, so a row whose every
+    tile lies in a column of the discards beyond the reach, one row further
+    out, is discards; a meld row lies in no such grid. Rows are looked at
+    from the discards towards the edge, and the first that is no discard row
+    ends the search. Within the zone a row whose tiles make melds as read
+    stays melds: a seat's melds squeezed against its discards may line up
+    with them by chance. Beyond the zone its columns decide alone: three
+    discards in the last row made a chow by chance.
+    ``zone``: the seat's tiles within its reach; ``beyond``: its face-up
+    tiles beyond its reach.
+    """
+    grid = [t for t in beyond if abs(t.u) <= DISCARD_ROW_HALF_W]
+    taken: list[Seen] = []
+    for row in reversed(_rows(zone, ROW_SPLIT_W)):
+        if (len(row) > 6 or any(t.state != "face_up" for t in row)
+                or not all(_in_a_discard_column(t, grid) for t in row)
+                or (min(t.v for t in row) <= zone_w
+                    and all(len(run) >= 3 and _split_melds(run, fixes=False) is not None
+                            for run in _runs_units(row, side, unit, MELD_GAP_W)))):
+            break
+        taken += row
+        grid += row
+    return taken
+
+
+def _in_a_discard_column(t: Seen, grid: list[Seen]) -> bool:
+    return any(abs(g.u - t.u) <= DISCARD_COLUMN_W and DISCARD_PITCH_W[0] <= g.v - t.v <= DISCARD_PITCH_W[1]
+               for g in grid)
 
 
 def _in_standing_row(t: Seen, standing: list[Seen]) -> bool:

@@ -530,3 +530,55 @@ def test_a_standing_row_beyond_the_zone_is_a_hand_but_a_few_standing_discards_ar
     assert seats["right"]["hand_hidden"]
     assert seats["right"]["melds"] == [{"kind": "pung", "tiles": ["7p"] * 3, "exposed": True}]
     assert sum(len(s["discards"]) for s in seats.values()) == 3
+
+
+def _big_tiles_left_seat(third_row_v: float, third_row: list[str], standing: bool):
+    """The left seat at 4.0 cm tiles on 85 cm: the zone ends 4.04 widths out, and the last of its three discard
+    rows (the one nearest the seat) lies 1.4 widths in front of the other two, in their columns."""
+    unit = SIZE * 4.0 / 85
+
+    def at(v, u, state, code="back", alternatives=()):
+        return Seen(v * unit, SIZE / 2 + u * unit, unit, 0.7 * unit if state == "standing" else 1.35 * unit, 1,
+                    state, code, alternatives=alternatives)
+    tiles = [at(0.87, u, "standing") for u in range(-6, 7)] if standing else []
+    tiles += [at(3.0, u, "face_up", c) for u, c in zip((3.0, 4.0, 5.0), ("1s", "2s", "3s"))]  # a chow
+    columns = [(k - 2.5) * 1.03 for k in range(6)]
+    for v, codes in ((6.9, ["2m", "7p", "5s", "E", "8m", "3p"]), (5.5, ["6s", "1m", "9s", "N", "4p", "7s"])):
+        tiles += [at(v, u, "face_up", c) for u, c in zip(columns, codes)]
+    # Two of the nearest row's tiles have second choices that would make two pungs of it.
+    seconds = {1: (("4m", 0.7), ("1p", 0.3)), 3: (("S", 0.7), ("9p", 0.3))}
+    tiles += [at(third_row_v, u, "face_up", c, seconds.get(k, ((c, 1.0),)))
+              for k, (u, c) in enumerate(zip(columns, third_row))]
+    return tiles
+
+
+def test_big_tiles_discards_nearest_the_seat_within_its_reach_are_discards_not_melds():
+    """4.0 cm tiles on 85 cm: the left seat's standing row is 0.87 widths out, so its reach (melds up to 3.5 widths
+    in front of that row) ends at 4.37 widths, beyond the zone, and takes in the third row of its discards, 4.2
+    widths out. That row was grouped as a meld row: its tiles made no meld and left the discards; with a learned
+    set, two of them were read as their second choices to make two pungs."""
+    third = ["1p", "4m", "1p", "S", "9p", "9p"]
+    seats = group_tiles(_big_tiles_left_seat(4.2, third, standing=True), SIZE)
+    left = seats["left"]
+    assert left["melds"] == [{"kind": "chow", "tiles": ["1s", "2s", "3s"], "exposed": True}]
+    assert sorted(left["discards"]) == sorted(["2m", "7p", "5s", "E", "8m", "3p", "6s", "1m", "9s", "N", "4p", "7s"]
+                                              + third)
+    assert left["discards"][-6:] == third  # the row nearest the seat comes last, left to right as the seat sees it
+    # With the hand laid down there is no standing row: the same row 3.9 widths out lies within the zone itself.
+    seats = group_tiles(_big_tiles_left_seat(3.9, third[:2], standing=False), SIZE)
+    assert seats["left"]["discards"][-2:] == third[:2]
+    assert all(m["tiles"] != ["4m", "1p"] for m in seats["left"]["melds"])
+    # Beyond the zone the columns decide alone: three discards there made a chow by chance.
+    seats = group_tiles(_big_tiles_left_seat(4.2, ["5s", "6s", "7s"], standing=True), SIZE)
+    assert seats["left"]["discards"][-3:] == ["5s", "6s", "7s"]
+    assert seats["left"]["melds"] == [{"kind": "chow", "tiles": ["1s", "2s", "3s"], "exposed": True}]
+
+
+def test_melds_squeezed_in_line_with_the_discards_stay_melds():
+    """A row within the zone in the discards' columns, one row in front of them, that makes melds as read is melds:
+    players with big tiles lay their melds close to the discards, and tiles a width apart line up by chance."""
+    tiles = _big_tiles_left_seat(3.9, ["5p", "5p", "5p", "6m", "7m", "8m"], standing=True)
+    seats = group_tiles(tiles, SIZE)
+    assert {"kind": "pung", "tiles": ["5p"] * 3, "exposed": True} in seats["left"]["melds"]
+    assert {"kind": "chow", "tiles": ["6m", "7m", "8m"], "exposed": True} in seats["left"]["melds"]
+    assert len(seats["left"]["discards"]) == 12
