@@ -50,7 +50,7 @@ Rules, in tile widths W (the median short side of the lying tiles):
   its zone or reach: a row of at most six faces, each in a column of the
   discards beyond, one row (0.9-1.9 W) in front of them, is discards
   (``discard_rows_within_reach``), within the zone only if it makes no
-  melds as read.
+  melds as read or goes on beyond the reach.
 """
 from __future__ import annotations
 
@@ -509,19 +509,21 @@ def discard_rows_within_reach(zone: list[Seen], beyond: list[Seen], side: str, u
     from the discards towards the edge, and the first that is no discard row
     ends the search. Within the zone a row whose tiles make melds as read
     stays melds: a seat's melds squeezed against its discards may line up
-    with them by chance. Beyond the zone its columns decide alone: three
-    discards in the last row made a chow by chance.
+    with them by chance. Beyond the zone, or where the row goes on beyond
+    the reach (discards beyond it in line with it), its columns decide
+    alone: three discards in the last row made a chow by chance.
     ``zone``: the seat's tiles within its reach; ``beyond``: its face-up
     tiles beyond its reach.
     """
     grid = [t for t in beyond if abs(t.u) <= DISCARD_ROW_HALF_W]
     taken: list[Seen] = []
     for row in reversed(_rows(zone, ROW_SPLIT_W)):
+        v = float(np.mean([t.v for t in row]))
+        within = min(t.v for t in row) <= zone_w and not any(abs(g.v - v) < ROW_SPLIT_W / 2 for g in grid)
         if (len(row) > 6 or any(t.state != "face_up" for t in row)
                 or not all(_in_a_discard_column(t, grid) for t in row)
-                or (min(t.v for t in row) <= zone_w
-                    and all(len(run) >= 3 and _split_melds(run, fixes=False) is not None
-                            for run in _runs_units(row, side, unit, MELD_GAP_W)))):
+                or (within and all(len(run) >= 3 and _split_melds(run, fixes=False) is not None
+                                   for run in _runs_units(row, side, unit, MELD_GAP_W)))):
             break
         taken += row
         grid += row

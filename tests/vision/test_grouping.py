@@ -547,8 +547,9 @@ def _big_tiles_left_seat(third_row_v: float, third_row: list[str], standing: boo
         tiles += [at(v, u, "face_up", c) for u, c in zip(columns, codes)]
     # Two of the nearest row's tiles have second choices that would make two pungs of it.
     seconds = {1: (("4m", 0.7), ("1p", 0.3)), 3: (("S", 0.7), ("9p", 0.3))}
-    tiles += [at(third_row_v, u, "face_up", c, seconds.get(k, ((c, 1.0),)))
-              for k, (u, c) in enumerate(zip(columns, third_row))]
+    vs = third_row_v if isinstance(third_row_v, list) else [third_row_v] * len(third_row)
+    tiles += [at(v, u, "face_up", c, seconds.get(k, ((c, 1.0),)))
+              for k, (u, c, v) in enumerate(zip(columns, third_row, vs))]
     return tiles
 
 
@@ -568,9 +569,14 @@ def test_big_tiles_discards_nearest_the_seat_within_its_reach_are_discards_not_m
     seats = group_tiles(_big_tiles_left_seat(3.9, third[:2], standing=False), SIZE)
     assert seats["left"]["discards"][-2:] == third[:2]
     assert all(m["tiles"] != ["4m", "1p"] for m in seats["left"]["melds"])
-    # Beyond the zone the columns decide alone: three discards there made a chow by chance.
+    # Beyond the zone the columns decide alone: three discards there made a chow by chance ...
     seats = group_tiles(_big_tiles_left_seat(4.2, ["5s", "6s", "7s"], standing=True), SIZE)
     assert seats["left"]["discards"][-3:] == ["5s", "6s", "7s"]
+    assert seats["left"]["melds"] == [{"kind": "chow", "tiles": ["1s", "2s", "3s"], "exposed": True}]
+    # ... as they do for a row that goes on beyond the reach: half of it within the zone made that chow.
+    seats = group_tiles(_big_tiles_left_seat([3.95] * 3 + [4.1] * 3, ["5s", "6s", "7s", "E", "9m", "W"],
+                                             standing=False), SIZE)
+    assert sorted(seats["left"]["discards"][-6:]) == sorted(["5s", "6s", "7s", "E", "9m", "W"])
     assert seats["left"]["melds"] == [{"kind": "chow", "tiles": ["1s", "2s", "3s"], "exposed": True}]
 
 
