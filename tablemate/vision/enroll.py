@@ -646,6 +646,21 @@ def back_colour(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.n
     return tuple(int(v) for v in np.median(np.concatenate(px), 0))
 
 
+def face_ground(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.ndarray) -> tuple[float, float, float]:
+    """The faces' ground (CIE Lab, ``tile_colours.middle_lab``'s measure), from the picture as taken.
+
+    Why: recognition drops a faint outline read as a face whose middle is
+    neither the backs' colour nor the faces' ground, and a table shows its
+    faces' ground only once three faces are read surely; early in a hand,
+    with the hands standing, it shows fewer, and a set with dark faces lost
+    its first discards as bare mat. The grid shows the ground from the start.
+    """
+    quads = _to_image(np.stack([_quad(grid.places[rc], grid.angle, min(grid.places[rc].w, grid.places[rc].h),
+                                      max(grid.places[rc].w, grid.places[rc].h))
+                                for rc in rd.order if exp[rc] != "back"]), to_image)
+    return tuple(float(v) for v in np.median(tile_colours.middle_lab(image, quads), 0))
+
+
 def face_pictures(grid: Grid, rd: Readings, exp, detail: Detail) -> dict[str, np.ndarray]:
     """code -> the face's picture (``face_templates``) from the sharpest picture at hand.
 
@@ -709,7 +724,8 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
                  whiten=whiten, means=means,
                  tile_px=(float(size[0]), float(size[1])),
                  tile_cm=None if not area_cm else (float(size[0] / DET_SIZE * area_cm), float(size[1] / DET_SIZE * area_cm)),
-                 area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image), margins=margins(rd, exp, half_fit), bonus=bonus, spread=spread,
+                 area_cm=area_cm, back_bgr=back_colour(grid, rd, exp, image, to_image),
+                 face_lab=face_ground(grid, rd, exp, image, to_image), margins=margins(rd, exp, half_fit), bonus=bonus, spread=spread,
                  temperature=temperature, weight=weight,
                  pictures=face_pictures(grid, rd, exp, sharp))
     want = np.array([READER_CLASSES.index(exp[rc]) for rc in rd.order])

@@ -635,10 +635,14 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
             face_templates.weigh(probs, detail.image, sharp_quads, tile_set.pictures, clear)
     heat = np.array([t.heat for t in faces])
     lab = tile_colours.middle_lab(image, _quads(faces, to_image))
-    mat = tile_colours.mat_outlines(probs, heat, lab, tile_colours.mat_lab(image, to_image, DET_SIZE),
-                                    None if tile_set is None else tile_colours.lab_of([tile_set.back_bgr])[0])
-    if tile_set is not None:  # a faint outline that looks like none of the set's tiles is the mat, not a tile
-        mat |= {i for i, t in enumerate(faces) if t.heat < FAINT and say.distance[i] > tile_set.spread}
+    mat_colour = tile_colours.mat_lab(image, to_image, DET_SIZE)
+    set_back = None if tile_set is None else tile_colours.lab_of([tile_set.back_bgr])[0]
+    mat = tile_colours.mat_outlines(probs, heat, lab, mat_colour, set_back,
+                                    None if tile_set is None else tile_set.face_lab)
+    if tile_set is not None:  # a faint outline that looks like none of the set's tiles is the mat, not a tile ...
+        ground = tile_colours.of_the_faces(lab, tile_set.face_lab, set_back, mat_colour) & ~_on_another(faces)
+        mat |= {i for i, t in enumerate(faces) if t.heat < FAINT and say.distance[i] > tile_set.spread
+                and not ground[i]}  # ... unless its middle is the set's faces' own ground, on no other outline
         mat |= {i for i in gaps if say.distance[i] > tile_set.spread}  # a gap between two tiles, not a tile
     if mat:
         keep = [i for i in range(len(faces)) if i not in mat]
@@ -651,6 +655,25 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
                                         sharp_quads, tile_set.pictures)
     _settle_codes(faces, probs, tile_set)
     return faces, probs, say
+
+
+#: Two outlines whose centres lie nearer than this share of their half-extents added, across and along, overlap.
+ON_ANOTHER = 0.8
+
+
+def _on_another(faces: list[Seen]) -> np.ndarray:
+    """Which outlines overlap another one (``ON_ANOTHER``): a fragment of a tile, or a second outline of it.
+
+    Why: tiles are solid and never overlap; a tile outlined in two halves, or
+    twice a third of a tile apart, gives faint outlines of the faces' colour,
+    where tiles side by side lie their own width apart."""
+    if len(faces) < 2:
+        return np.zeros(len(faces), bool)
+    c = np.array([[t.cx, t.cy] for t in faces])
+    ext = np.array([[t.w, t.h] if t.orient % 2 == 0 else [t.h, t.w] for t in faces]) / 2
+    near = np.all(np.abs(c[:, None] - c[None]) < ON_ANOTHER * (ext[:, None] + ext[None]), axis=2)
+    np.fill_diagonal(near, False)
+    return near.any(1)
 
 
 SET_UNSURE = 0.8  # with a learned set, a face read less surely than this is read again from shifted crops

@@ -137,17 +137,21 @@ BACK = READER_CLASSES.index("back")
 WHITE = READER_CLASSES.index("P")
 
 
-def table_colours(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, set_back=None):
+def table_colours(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, set_back=None, set_ground=None):
     """(backs, faces' ground), CIE Lab: the backs' the learned set's (``set_back``), else the middle of the
-    backs the reader is sure of; the ground that of the faces it is sure of. Each None unless ``MIN_SURE``
-    clearly found tiles show it (a table with no wall shows no backs' colour)."""
+    backs the reader is sure of; the ground that of the faces it is sure of, else the set's (``set_ground``).
+    Each None unless ``MIN_SURE`` clearly found tiles, or the set, show it (a table with no wall shows no backs'
+    colour, one early in a hand too few faces for their ground)."""
     sure = (probs.max(1) >= SURE) & (heat >= FAINT_BACK)
     is_back = probs.argmax(1) == BACK
     backs, ground = (np.median(lab[m], 0) if m.sum() >= MIN_SURE else None for m in (sure & is_back, sure & ~is_back))
+    if ground is None and set_ground is not None:
+        ground = np.asarray(set_ground, np.float64)
     return (backs if set_back is None else np.asarray(set_back, np.float64)), ground
 
 
-def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.ndarray, set_back=None) -> set[int]:
+def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.ndarray, set_back=None,
+                 set_ground=None) -> set[int]:
     """Outlines that lie on the bare mat, by colour: their indices.
 
     Why colour: the reader was trained to read tiles whatever their colours
@@ -173,7 +177,7 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
       white dragon, joined a held-out rendered hand; a tile found or read
       surely stays whatever its colour.
     """
-    backs, ground = table_colours(probs, heat, lab, set_back)
+    backs, ground = table_colours(probs, heat, lab, set_back, set_ground)
     out = set()
     if backs is not None:
         share = white_share(probs)
@@ -190,6 +194,29 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
     doubtful = (probs.max(1) < SURE) & (heat < FOUND)
     on_mat = plain & (mat_coloured(lab, mat, colours) | (doubtful & mat_coloured(lab, mat, colours, MAT_SAME)))
     return out | set(np.nonzero(on_mat)[0].tolist())
+
+
+GROUND_NEAR = 10.0  # a middle this near (CIE76) a set's faces' ground, and APART from its backs and the mat, is a face
+
+
+def of_the_faces(lab: np.ndarray, ground, back: np.ndarray, mat: np.ndarray) -> np.ndarray:
+    """Which middles are a set's faces' ground (``GROUND_NEAR``), clearly neither its backs' colour nor the mat's.
+
+    Why: with a set, a faint outline that looks like none of its faces is
+    dropped as mat; but a set with dark faces the detector finds faintly,
+    and the reader, which learned ivory faces, reads them far from the set:
+    on a table early in a hand those were the only discards, and the turn
+    was lost. Their middle is the faces' ground, which bare mat is not where
+    the mat is of another colour. False everywhere without a ground (older
+    set files), or where the ground lies near the backs' or the mat's colour.
+    """
+    if ground is None:
+        return np.zeros(len(lab), bool)
+    ground = np.asarray(ground, np.float64)
+    if min(np.linalg.norm(ground - back), np.linalg.norm(ground - mat)) < APART:
+        return np.zeros(len(lab), bool)
+    return ((np.linalg.norm(lab - ground, axis=1) < GROUND_NEAR) & (np.linalg.norm(lab - back, axis=1) > APART)
+            & (np.linalg.norm(lab - mat, axis=1) > APART))
 
 
 def white_share(probs: np.ndarray) -> np.ndarray:

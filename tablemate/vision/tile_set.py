@@ -99,6 +99,7 @@ class TileSet:
     tile_cm: tuple[float, float] | None = None  # the same in cm, when the play area's side was given
     area_cm: float | None = None
     back_bgr: tuple[int, int, int] = (0, 0, 0)
+    face_lab: tuple[float, float, float] | None = None  # the faces' ground (enroll.face_ground); None in older files
     margins: dict = field(default_factory=dict)  # code -> [margin, nearest code] (enroll.margins)
     bonus: bool = True
     spread: float = float("inf")          # the grid's own crops lie this near their face (99th percentile)
@@ -167,6 +168,7 @@ class TileSet:
             "tile_px": [round(float(v), 2) for v in self.tile_px],
             "tile_cm": None if self.tile_cm is None else [round(float(v), 2) for v in self.tile_cm],
             "area_cm": self.area_cm, "back_bgr": [int(v) for v in self.back_bgr],
+            "face_lab": None if self.face_lab is None else [round(float(v), 2) for v in self.face_lab],
             "margins": {k: [round(float(m), 4), n] for k, (m, n) in self.margins.items()},
             "bonus": self.bonus, "spread": round(float(self.spread), 4), "temperature": self.temperature, "weight": self.weight,
             "pictures": face_templates.encode(self.pictures),
@@ -247,6 +249,7 @@ def parse(data: object, path: Path) -> TileSet:
             tile_px=tuple(float(v) for v in data["tile_px"]),
             tile_cm=None if data.get("tile_cm") is None else tuple(float(v) for v in data["tile_cm"]),
             area_cm=data.get("area_cm"), back_bgr=tuple(int(v) for v in data["back_bgr"]),
+            face_lab=None if data.get("face_lab") is None else tuple(float(v) for v in data["face_lab"]),
             margins={k: (float(m), str(n)) for k, (m, n) in data.get("margins", {}).items()},
             bonus=bool(data.get("bonus", True)), spread=float(data["spread"]), temperature=float(data["temperature"]), weight=float(data["weight"]),
             pictures=pictures)
