@@ -567,8 +567,9 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     # outlines squeezed between two others, measured as detected: grown to the grid's size every
     # tile of a packed row would overlap its neighbours
     gaps = no_room.squeezed(faces) if tile_set is not None else set()
+    overlapping = _on_another(faces) if tile_set is not None else None  # ... and overlap: grown, packed tiles overlap
     with _outlined_as_the_grid(faces, tile_set):
-        return _read(faces, image, to_image, models_dir, detail, tile_set, gaps)
+        return _read(faces, image, to_image, models_dir, detail, tile_set, gaps, overlapping)
 
 
 SET_LARGER = (1.15, 1.4)  # a set whose grid's tiles were outlined this much larger than the table's lying tiles
@@ -606,7 +607,7 @@ def _outlined_as_the_grid(faces: list[Seen], tile_set):
 
 
 def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir, detail: Detail | None, tile_set,
-          gaps: set[int] = frozenset()):
+          gaps: set[int] = frozenset(), overlapping: np.ndarray | None = None):
     probs, flip, say = _read_crops(_reader_crops(faces, image, to_image), models_dir, tile_set)
     again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
     if again:
@@ -640,7 +641,8 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
     mat = tile_colours.mat_outlines(probs, heat, lab, mat_colour, set_back,
                                     None if tile_set is None else tile_set.face_lab)
     if tile_set is not None:  # a faint outline that looks like none of the set's tiles is the mat, not a tile ...
-        ground = tile_colours.of_the_faces(lab, tile_set.face_lab, set_back, mat_colour) & ~_on_another(faces)
+        overlapping = _on_another(faces) if overlapping is None else overlapping
+        ground = tile_colours.of_the_faces(lab, tile_set.face_lab, set_back, mat_colour) & ~overlapping
         mat |= {i for i, t in enumerate(faces) if t.heat < FAINT and say.distance[i] > tile_set.spread
                 and not ground[i]}  # ... unless its middle is the set's faces' own ground, on no other outline
         mat |= {i for i in gaps if say.distance[i] > tile_set.spread}  # a gap between two tiles, not a tile
