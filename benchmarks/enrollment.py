@@ -17,7 +17,9 @@ the set. Styles:
   ``enroll_grid.abstract_face``), backs and mats held out.
 
 Printed per style and size: face-up tiles found and read right, revealed
-seats exactly right, without and with enrollment; enrollment time (one
+seats exactly right, and every seat's discards exactly (as a multiset of
+codes: a discard taken for a meld tile, or a meld tile for a discard, and
+a discard misread all count), without and with enrollment; enrollment time (one
 core, as the appliance runs); recognition time per still with the set. Not
 a pass/fail test: figures to read. A Pi 4 takes roughly 3-4x this machine's
 single core.
@@ -58,19 +60,22 @@ def look_seed(tile_cm: float, k: int, abstract: bool) -> int:
     return SEED0 + 1000 * round(tile_cm * 100) + 100 * k + (50 if abstract else 0)
 
 
-def _score(rec: dict, gt: dict) -> tuple[int, int, int, int]:
-    """(face-up tiles found and read right, face-up tiles, revealed seats exactly right, revealed seats)."""
+def _score(rec: dict, gt: dict) -> tuple[int, int, int, int, int, int]:
+    """(face-up tiles found and read right, face-up tiles, revealed seats exactly right, revealed seats,
+    seats whose discards are exactly right, seats)."""
     right = sum(rec["tiles"][i]["code"] == gt["tiles"][j]["code"]
                 for i, j in match(rec["tiles"], gt["tiles"]) if gt["tiles"][j]["face_up"])
     n = sum(t["face_up"] for t in gt["tiles"])
     seats = [s for s in SIDES if not gt["seats"][s]["hand_hidden"] and (gt["seats"][s]["concealed"] or gt["seats"][s]["melds"])]
-    return right, n, sum(seats_match(rec["seats"][s], gt["seats"][s]) for s in seats), len(seats)
+    discards = sum(sorted(rec["seats"][s]["discards"]) == sorted(gt["seats"][s]["discards"]) for s in SIDES)
+    return (right, n, sum(seats_match(rec["seats"][s], gt["seats"][s]) for s in seats), len(seats),
+            discards, len(SIDES))
 
 
 def figures(style: str, tile_cm: float, sets: int, tables: int, image_size: tuple[int, int],
             verbose: bool = False) -> dict:
     face_style = "abstract" if style == "abstract" else None
-    tot = {"without": np.zeros(4, int), "with": np.zeros(4, int)}
+    tot = {"without": np.zeros(6, int), "with": np.zeros(6, int)}
     enroll_s, rec_s, refused = [], [], 0
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(sets):
@@ -111,7 +116,8 @@ def figures(style: str, tile_cm: float, sets: int, tables: int, image_size: tupl
            "recognize_seconds_with_set": float(np.median(rec_s)) if rec_s else None}
     for key, v in tot.items():
         out[key] = {"tiles_right": v[0] / max(v[1], 1), "tiles": int(v[1]),
-                    "seats_right": v[2] / max(v[3], 1), "seats": int(v[3])}
+                    "seats_right": v[2] / max(v[3], 1), "seats": int(v[3]),
+                    "discards_right": v[4] / max(v[5], 1), "seats_all": int(v[5])}
     return out
 
 
@@ -120,7 +126,8 @@ def _line(r: dict) -> str:
     es = "-" if r["enroll_seconds"] is None else f"{r['enroll_seconds']:.2f} s"
     rs = "-" if r["recognize_seconds_with_set"] is None else f"{r['recognize_seconds_with_set'] * 1000:.0f} ms"
     return (f"{r['style']:>8} {r['tile_cm']:.1f} cm: tiles {a['tiles_right']:.2%} -> {b['tiles_right']:.2%} "
-            f"(of {b['tiles']}), seats {a['seats_right']:.1%} -> {b['seats_right']:.1%} (of {b['seats']}); "
+            f"(of {b['tiles']}), seats {a['seats_right']:.1%} -> {b['seats_right']:.1%} (of {b['seats']}), "
+            f"discards {a['discards_right']:.1%} -> {b['discards_right']:.1%} (of {b['seats_all']} seats); "
             f"enroll {es}, recognise with set {rs}; grids refused {r['refused']}/{r['sets']}")
 
 
