@@ -27,8 +27,10 @@ Each figure is printed on its own line:
   tile crops of held-out photos) from seeds training never used: tiles found
   and read right, extra outlines per tile, revealed seats exactly right
   (with the calibration, and again with the play area found in the picture,
-  as a player without a calibration file scores); and the same over the
-  whole range players own (1.8-4.0 cm tiles on 70-110 cm).
+  as a player without a calibration file scores), every seat's discards
+  exactly right (as a multiset of codes: a discard row taken for melds
+  fails it); and the same over the whole range players own (1.8-4.0 cm
+  tiles on 70-110 cm).
 - **Rendered tables of sets printed in a typeface no training used**
   (``drawn-held-out``: sets drawn from the faces' meaning, their
   characters, winds and dragons in Droid Sans Fallback, which no training
@@ -253,7 +255,7 @@ def rendered_figures(size: float | str, scenes: int, family: str, models_dir=Non
     read_truth = defaultdict(lambda: [0, 0])     # code -> [right, total], readers on true outlines
     read_role = defaultdict(lambda: [0, 0])      # role -> [right, total]
     e2e = [0, 0]
-    seats_ok = seats_n = hidden_ok = seats_found_ok = 0
+    seats_ok = seats_n = hidden_ok = seats_found_ok = discards_ok = 0
     wrong_codes: Counter = Counter()
     offset = 0 if size == RANGE else int(float(size) * 1000)
     with tempfile.TemporaryDirectory() as tmp:
@@ -305,6 +307,7 @@ def rendered_figures(size: float | str, scenes: int, family: str, models_dir=Non
             for side in SIDES:
                 want, got = gt["seats"][side], rec["seats"][side]
                 hidden_ok += want["hand_hidden"] == got["hand_hidden"]
+                discards_ok += sorted(got["discards"]) == sorted(want["discards"])
                 if not want["hand_hidden"] and (want["concealed"] or want["melds"]):
                     seats_n += 1
                     ok = seats_match(got, want)
@@ -328,7 +331,8 @@ def rendered_figures(size: float | str, scenes: int, family: str, models_dir=Non
         "face_up_found_and_read": {"accuracy": e2e[0] / max(e2e[1], 1), "tiles": e2e[1]},
         "seats": {"revealed": seats_n, "exactly_right": seats_ok / max(seats_n, 1),
                   "exactly_right_area_found": seats_found_ok / max(seats_n, 1),
-                  "hand_hidden_right": hidden_ok / max(4 * scenes, 1)},
+                  "hand_hidden_right": hidden_ok / max(4 * scenes, 1),
+                  "discards_exactly_right": discards_ok / max(4 * scenes, 1)},
     }
 
 
@@ -360,7 +364,8 @@ def _rendered_line(r: dict) -> str:
             f"found {d['recall']:.4f}, precision {d['precision']:.4f}, extra outlines {d['extra_per_tile']:.3f}/tile, "
             f"readers on true outlines {r['reading_true_outlines']['accuracy']:.4f}, "
             f"seats exactly right {s['exactly_right']:.4f} of {s['revealed']} ({r['scenes']} scenes), "
-            f"{s['exactly_right_area_found']:.4f} with the play area found in the picture")
+            f"{s['exactly_right_area_found']:.4f} with the play area found in the picture; "
+            f"every seat's discards exactly right {s['discards_exactly_right']:.4f}")
 
 
 HERE = Path(__file__).resolve().parent
