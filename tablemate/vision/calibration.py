@@ -123,10 +123,15 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
     which none passed for a mat. A mat found at the first closing is found
     as before.
     """
+    h, w = image.shape[:2]
+    step = max(1, int(np.ceil(max(h, w) / 480.0)))
+    small = np.ascontiguousarray(image[::step, ::step])  # plain subsampling: fast, and blurred below
+    img = cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
+    lab = _lab(img)
     for px in CLOSINGS:
-        found = _play_area(image, px)
-        if found is not None:
-            return found
+        quad = _play_area(img, lab, px)
+        if quad is not None:
+            return Calibration((w, h), tuple(map(tuple, (quad * step).tolist())))
     return None
 
 
@@ -134,13 +139,9 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
 CLOSINGS = (15, 31, 47)
 
 
-def _play_area(image: np.ndarray, close_px: int) -> Calibration | None:
-    """``find_play_area`` with the tiles on the mat filled in by a closing ``close_px`` wide."""
-    h, w = image.shape[:2]
-    step = max(1, int(np.ceil(max(h, w) / 480.0)))
-    small = np.ascontiguousarray(image[::step, ::step])  # plain subsampling: fast, and blurred below
-    img = cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
-    lab = _lab(img)
+def _play_area(img: np.ndarray, lab: np.ndarray, close_px: int) -> np.ndarray | None:
+    """``find_play_area``'s corners in the shrunk, blurred picture ``img`` (``lab``: it in Lab), with the tiles
+    on the mat filled in by a closing ``close_px`` wide, or None."""
     sh, sw = img.shape[:2]
     found = _mat_blob(lab, close_px)
     if found is None:
@@ -182,8 +183,7 @@ def _play_area(image: np.ndarray, close_px: int) -> Calibration | None:
     quad = _counter_clockwise(quad)
     mids = [(quad[i] + quad[(i + 1) % 4]) / 2 for i in range(4)]
     start = int(np.argmax([m[1] for m in mids]))
-    quad = np.roll(quad, -start, axis=0) * step  # descending angle goes BL -> BR -> TR -> TL
-    return Calibration((w, h), tuple(map(tuple, quad.tolist())))
+    return np.roll(quad, -start, axis=0)  # descending angle goes BL -> BR -> TR -> TL
 
 
 #: A pixel in the mat's hull this far (Lab) from the colour around the hull is something lying on the mat
