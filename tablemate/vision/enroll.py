@@ -270,8 +270,13 @@ MISSED_APART = 20.0  # an empty place whose middle lies this far (CIE76) from th
 def _middle_apart(ts: list[Seen], angle: float, image: np.ndarray, to_image: np.ndarray,
                   mat: np.ndarray) -> np.ndarray:
     """How far (CIE76) each tile's middle lies from the mat's colour ``mat`` (``tile_colours.mat_lab``)."""
+    return np.linalg.norm(_middle_labs(ts, angle, image, to_image) - mat, axis=1)
+
+
+def _middle_labs(ts: list[Seen], angle: float, image: np.ndarray, to_image: np.ndarray) -> np.ndarray:
+    """Each grid tile's middle colour as ``tile_colours.middle_lab`` measures a table's, from the picture as taken."""
     quads = _to_image(np.stack([_quad(t, angle, min(t.w, t.h), max(t.w, t.h)) for t in ts]), to_image)
-    return np.linalg.norm(tile_colours.middle_lab(image, quads) - mat, axis=1)
+    return tile_colours.middle_lab(image, quads)
 
 
 def bare_mat_left_out(places: dict[tuple[int, int], Seen], angle: float, image: np.ndarray,
@@ -655,10 +660,8 @@ def face_ground(grid: Grid, rd: Readings, exp, image: np.ndarray, to_image: np.n
     with the hands standing, it shows fewer, and a set with dark faces lost
     its first discards as bare mat. The grid shows the ground from the start.
     """
-    quads = _to_image(np.stack([_quad(grid.places[rc], grid.angle, min(grid.places[rc].w, grid.places[rc].h),
-                                      max(grid.places[rc].w, grid.places[rc].h))
-                                for rc in rd.order if exp[rc] != "back"]), to_image)
-    return tuple(float(v) for v in np.median(tile_colours.middle_lab(image, quads), 0))
+    faces = [grid.places[rc] for rc in rd.order if exp[rc] != "back"]
+    return tuple(float(v) for v in np.median(_middle_labs(faces, grid.angle, image, to_image), 0))
 
 
 def face_pictures(grid: Grid, rd: Readings, exp, detail: Detail) -> dict[str, np.ndarray]:
