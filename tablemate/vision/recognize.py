@@ -608,6 +608,7 @@ def _outlined_as_the_grid(faces: list[Seen], tile_set):
 
 def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir, detail: Detail | None, tile_set,
           gaps: set[int] = frozenset(), overlapping: np.ndarray | None = None):
+    """``read``'s work on the faces; ``gaps`` and ``overlapping`` (with a set) as ``read`` measured them."""
     probs, flip, say = _read_crops(_reader_crops(faces, image, to_image), models_dir, tile_set)
     again = [i for i in range(len(faces)) if flip[i, 1] > 0.5]
     if again:
@@ -641,7 +642,6 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
     mat = tile_colours.mat_outlines(probs, heat, lab, mat_colour, set_back,
                                     None if tile_set is None else tile_set.face_lab)
     if tile_set is not None:  # a faint outline that looks like none of the set's tiles is the mat, not a tile ...
-        overlapping = _on_another(faces) if overlapping is None else overlapping
         ground = tile_colours.of_the_faces(lab, tile_set.face_lab, set_back, mat_colour) & ~overlapping
         mat |= {i for i, t in enumerate(faces) if t.heat < FAINT and say.distance[i] > tile_set.spread
                 and not ground[i]}  # ... unless its middle is the set's faces' own ground, on no other outline
