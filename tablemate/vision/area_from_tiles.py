@@ -15,7 +15,11 @@ side by side: to the mat's own edge where the picture shows it between the
 edge found and the row (a faint step of colour the mat finder's tolerance
 did not tell apart), else to put the row two widths from the edge. A side
 found short of the mat, cutting through a seat's row, moves out to the
-mat's edge where the picture shows it beyond. Only an area found in the
+mat's edge where the picture shows it beyond, or where the row hides that
+edge, just far enough to leave the row whole. Big tiles make a table's rim
+narrow, and an area found at the table's edge then leaves the rows only a
+little deep: it is drawn in only where the mat's edge shows with a rim of
+another hue beyond it. Only an area found in the
 picture is moved (the mat's edges, or the corner markers, which lie at the
 mat's corners with the seats' rows inside them): a calibration given is
 the player's word.
@@ -34,6 +38,13 @@ HAND_DEPTH_W = 2.0
 #: The area is drawn in only when the seats' nearest rows lie deeper than this, in the median over the four
 #: sides (calibration given: at most 2.9; the table's edge found: 4.9-7.8)
 TOO_DEEP_W = 3.5
+#: Rows deeper than this (the median side, tile widths) but not ``TOO_DEEP_W`` may lie inside a table's narrow rim
+#: (big tiles): a side is drawn in only to a mat's edge seen. Half a width more than the draw-in leaves them, so an
+#: area drawn in is not drawn in again by chance
+RIM_DEPTH_W = HAND_DEPTH_W + 0.5
+#: ... and only where what the edge cuts off differs from the mat this much in hue (Lab a and b): rendered, a rim
+#: 11-16 from the mat; a dark mat on a dark table 5-6 from it, whose "edges" were the outer ends of the rows' tiles
+RIM_HUE = 8.0
 #: No side is drawn in by more than this many tile widths beyond the median side: a seat whose nearest row went
 #: unseen must not lose it beyond the edge
 SIDE_SPREAD_W = 1.0
@@ -62,6 +73,9 @@ MAT_LIKE_SHARE = 0.5
 CUT_W = 0.35
 GROW_W = 3.0
 MIN_MOVE_W = 0.3
+#: Where no mat's edge shows beyond a row the side cuts (the row hides it: big tiles laid at the mat's very edge),
+#: the side moves out so that the row lies this deep (tile widths): a lying tile's middle, its outer end at the edge
+CUT_ROW_TO_W = 0.6
 #: The mat's colour is taken this far (tile widths) beside the row's line, past its tiles: on the edge's side when
 #: drawing in, inside the row when moving out (its tiles cover the mat by the edge)
 MAT_BESIDE_ROW_W = 1.2
@@ -241,23 +255,60 @@ def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float, image: np.
     depths = _depths(rows)
     unit = unit_width(tiles)
     pad = int(round(GROW_W * unit)) + 4
-    if float(np.median(list(depths.values()))) <= TOO_DEEP_W:
-        if image is None or min(depths.values()) >= CUT_W:
+    median = float(np.median(list(depths.values())))
+    if median <= TOO_DEEP_W:
+        if image is None:
             return None
-        return _moved_out(cal, rows, depths, size, unit, _padded_lab(image, cal, size, scale, pad), pad)
+        if min(depths.values()) < CUT_W:
+            return _moved_out(cal, rows, depths, size, unit, _padded_lab(image, cal, size, scale, pad), pad)
+        if median <= RIM_DEPTH_W:
+            return None
+        lab = _padded_lab(image, cal, size, scale, pad)
+        edges = {side: _rim_edge(lab, pad, side, uv, depths[side], unit) for side, uv in rows.items()}
+        return _drawn_in(cal, rows, depths, size, unit, edges) if any(edges.values()) else None
     lab = None if image is None else _padded_lab(image, cal, size, scale, pad)
+    edges = {}
+    for side, uv in rows.items():
+        at, _ = _row_line(uv, depths[side])
+        edges[side] = None if lab is None else _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit,
+                                                         max(EDGE_NEAREST_W, at - MAT_BESIDE_ROW_W))
+    return _drawn_in(cal, rows, depths, size, unit, edges)
+
+
+def _drawn_in(cal: Calibration, rows: dict[str, np.ndarray], depths: dict[str, float], size: float, unit: float,
+              edges: dict[str, tuple[float, float] | None]) -> Calibration:
+    """``cal`` with each side drawn in to its mat's edge found (``edges``), else to two widths beyond its row."""
     cap = float(np.median([max(0.0, d - HAND_DEPTH_W) for d in depths.values()])) + SIDE_SPREAD_W
     lines = {}
     for side, uv in rows.items():
         at, slant = _row_line(uv, depths[side])
-        edge = None if lab is None else _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit,
-                                                  max(EDGE_NEAREST_W, at - MAT_BESIDE_ROW_W))
-        if edge is not None:
-            at, slant = edge
-        else:
-            at = float(np.clip(at - HAND_DEPTH_W, 0.0, cap))
-        lines[side] = (at, slant)
+        lines[side] = edges[side] or (float(np.clip(at - HAND_DEPTH_W, 0.0, cap)), slant)
     return _area(cal, lines, size, unit)
+
+
+def _rim_edge(lab: np.ndarray, pad: int, side: str, uv: np.ndarray, depth: float,
+              unit: float) -> tuple[float, float] | None:
+    """The mat's edge between ``side`` and its nearest row with a rim of another hue beyond it, or None.
+
+    Why: with big tiles (4 cm on 85 cm) a table's rim is only two or three
+    tile widths wide, so an area found at the table's edge leaves the seats'
+    rows less deep than ``TOO_DEEP_W`` says an area too large does (rendered:
+    2.2-3.8 widths against at most 2.9 with the calibration given). Rows that
+    deep are also where players may sit, so such an area is drawn in only
+    where an edge shows: inside an area found right, none does. The mat's
+    colour is taken inside the row, which may lie at the mat's very edge with
+    the rim beside it, and what the edge cuts off must differ from it clearly
+    in hue (``RIM_HUE``): a lamp's falloff moves a mat's lightness by 30 or
+    more across it, and on a dark mat of nearly a dark table's hue the outer
+    ends of the rows' tiles passed for its edge.
+    """
+    at, slant = _row_line(uv, depth)
+    edge = _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit, at + MAT_BESIDE_ROW_W)
+    if edge is None:
+        return None
+    mat = _inner_colour(lab, pad, side, (at + MAT_BESIDE_ROW_W) * unit, slant, False)
+    beyond = _inner_colour(lab, pad, side, edge[0] / 2 * unit, edge[1], False)
+    return edge if np.linalg.norm((beyond - mat)[1:]) > RIM_HUE else None
 
 
 def _moved_out(cal: Calibration, rows: dict[str, np.ndarray], depths: dict[str, float], size: float, unit: float,
@@ -268,19 +319,26 @@ def _moved_out(cal: Calibration, rows: dict[str, np.ndarray], depths: dict[str, 
     Why: a mat found by its colour can come out short on one side (a lamp's
     falloff taking its far part out of the colour tolerance, the picture's
     edge), and a row of tiles that reaches past the area is cut: its outer
-    tiles are not detected, or half of them. Only an edge seen in the
-    picture moves a side out: a row may well lie at the mat's very edge.
+    tiles are not detected, or half of them. An edge seen in the picture
+    moves a side out to it. Where none shows, the row itself may hide it:
+    big tiles (4 cm on 85 cm) laid at the mat's very edge cover it, and the
+    mat found ran along the row's inner side, through its tiles (rendered,
+    a seat lost in one table of eight). The side then moves out only so far
+    as to leave the row whole (``CUT_ROW_TO_W``): a row may well lie at the
+    mat's very edge.
     """
     lines = {side: (0.0, 0.0) for side in SIDES}
     moved = False
     for side, uv in rows.items():
         if depths[side] >= CUT_W:
             continue
-        at, _ = _row_line(uv, depths[side])
+        at, slant = _row_line(uv, depths[side])
         # the mat's colour just inside the row, as the light falls on it there
         edge = _mat_edge(lab, pad, side, -GROW_W, min(at - EDGE_ROW_GAP_W, 0.0), unit, at + MAT_BESIDE_ROW_W)
         if edge is not None and edge[0] < -MIN_MOVE_W:
             lines[side], moved = edge, True
+        elif edge is None:
+            lines[side], moved = (at - CUT_ROW_TO_W, slant), True
     return _area(cal, lines, size, unit) if moved else None
 
 
