@@ -121,15 +121,18 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
     (``CLOSINGS``): big tiles (4 cm on 85 cm) lie in rows two and three
     deep, wider than the first closing, and cut the mat into pieces of
     which none passed for a mat. A mat found at the first closing is found
-    as before.
+    as before. Last, the tiles' faces count as mat (``_faces``): where a
+    table's rim is narrower than the wider closings, they joined the mat
+    to a floor of a colour near its own, and at the first closing that
+    floor was a larger piece than any the big tiles left of the mat.
     """
     h, w = image.shape[:2]
     step = max(1, int(np.ceil(max(h, w) / 480.0)))
     small = np.ascontiguousarray(image[::step, ::step])  # plain subsampling: fast, and blurred below
     img = cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
     lab = _lab(img)
-    for px in CLOSINGS:
-        quad = _play_area(img, lab, px)
+    for px, faces in [(px, False) for px in CLOSINGS] + [(CLOSINGS[0], True)]:
+        quad = _play_area(img, lab, px, faces)
         if quad is not None:
             return Calibration((w, h), tuple(map(tuple, (quad * step).tolist())))
     return None
@@ -139,16 +142,16 @@ def find_play_area(image: np.ndarray) -> Calibration | None:
 CLOSINGS = (15, 31, 47)
 
 
-def _play_area(img: np.ndarray, lab: np.ndarray, close_px: int) -> np.ndarray | None:
+def _play_area(img: np.ndarray, lab: np.ndarray, close_px: int, faces: bool = False) -> np.ndarray | None:
     """``find_play_area``'s corners in the shrunk, blurred picture ``img`` (``lab``: it in Lab), with the tiles
-    on the mat filled in by a closing ``close_px`` wide, or None."""
+    on the mat filled in by a closing ``close_px`` wide (``faces``: their faces counted as mat), or None."""
     sh, sw = img.shape[:2]
-    found = _mat_blob(lab, close_px)
+    found = _mat_blob(lab, close_px, faces)
     if found is None:
         return None
     blob, close = found
     for _ in range(2):
-        again = _mat_blob(_lab(_flatten_light(img, (blob > 0) & (close > 0))), close_px)
+        again = _mat_blob(_lab(_flatten_light(img, (blob > 0) & (close > 0))), close_px, faces)
         if again is None:
             break
         blob, close = again
@@ -254,9 +257,9 @@ def _lab(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
-def _mat_blob(lab: np.ndarray, close_px: int = 15) -> tuple[np.ndarray, np.ndarray] | None:
+def _mat_blob(lab: np.ndarray, close_px: int = 15, faces: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
     """(the mat's region with the tiles on it filled in, the pixels of mat colour), or None, from the picture
-    in Lab (``_lab``).
+    in Lab (``_lab``); ``faces``: pixels of the tiles' faces (``_faces``) join the mat's before the closing.
 
     The mat's colour is the most common colour in the central part of the
     image. The tolerance is the first clear gap in the histogram of colour
@@ -270,12 +273,25 @@ def _mat_blob(lab: np.ndarray, close_px: int = 15) -> tuple[np.ndarray, np.ndarr
     diff = lab - mat
     dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
     close = (dist < _colour_tolerance(dist)).astype(np.uint8)
-    mask = cv2.morphologyEx(close, cv2.MORPH_CLOSE, np.ones((close_px, close_px), np.uint8))
+    mask = cv2.morphologyEx(close | _faces(lab, mat) if faces else close, cv2.MORPH_CLOSE,
+                            np.ones((close_px, close_px), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     if n < 2:
         return None
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     return (labels == best).astype(np.uint8), close
+
+
+#: A tile's face: this much lighter than the mat (Lab lightness, 0-255) and no more colourful than this (chroma)
+FACE_LIGHTER = 40.0
+FACE_CHROMA = 40.0
+
+
+def _faces(lab: np.ndarray, mat: np.ndarray) -> np.ndarray:
+    """The pixels of ``lab`` that may be tiles' faces on a mat of colour ``mat``: ivory, white or cream, far
+    lighter than the mat."""
+    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    return ((lab[..., 0] > mat[0] + FACE_LIGHTER) & (chroma < FACE_CHROMA)).astype(np.uint8)
 
 
 #: Lab colours are counted in cubes this wide, each with its neighbours
