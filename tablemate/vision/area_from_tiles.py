@@ -256,39 +256,36 @@ def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float, image: np.
     unit = unit_width(tiles)
     pad = int(round(GROW_W * unit)) + 4
     median = float(np.median(list(depths.values())))
-    if median <= TOO_DEEP_W:
-        if image is None:
-            return None
-        if min(depths.values()) < CUT_W:
-            return _moved_out(cal, rows, depths, size, unit, _padded_lab(image, cal, size, scale, pad), pad)
-        if median <= RIM_DEPTH_W:
-            return None
-        lab = _padded_lab(image, cal, size, scale, pad)
-        edges = {side: _rim_edge(lab, pad, side, uv, depths[side], unit) for side, uv in rows.items()}
-        return _drawn_in(cal, rows, depths, size, unit, edges) if any(edges.values()) else None
+    cut = min(depths.values()) < CUT_W
+    if median <= TOO_DEEP_W and (image is None or (not cut and median <= RIM_DEPTH_W)):
+        return None
+    lines = {side: _row_line(uv, depths[side]) for side, uv in rows.items()}  # each seat's nearest row
     lab = None if image is None else _padded_lab(image, cal, size, scale, pad)
-    edges = {}
-    for side, uv in rows.items():
-        at, _ = _row_line(uv, depths[side])
-        edges[side] = None if lab is None else _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit,
-                                                         max(EDGE_NEAREST_W, at - MAT_BESIDE_ROW_W))
-    return _drawn_in(cal, rows, depths, size, unit, edges)
+    if median <= TOO_DEEP_W:
+        if cut:
+            return _moved_out(cal, lines, depths, size, unit, lab, pad)
+        edges = {side: _rim_edge(lab, pad, side, line, unit) for side, line in lines.items()}
+        return _drawn_in(cal, lines, depths, size, unit, edges) if any(edges.values()) else None
+    edges = {side: None if lab is None else _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit,
+                                                      max(EDGE_NEAREST_W, at - MAT_BESIDE_ROW_W))
+             for side, (at, _) in lines.items()}
+    return _drawn_in(cal, lines, depths, size, unit, edges)
 
 
-def _drawn_in(cal: Calibration, rows: dict[str, np.ndarray], depths: dict[str, float], size: float, unit: float,
-              edges: dict[str, tuple[float, float] | None]) -> Calibration:
-    """``cal`` with each side drawn in to its mat's edge found (``edges``), else to two widths beyond its row."""
+def _drawn_in(cal: Calibration, lines: dict[str, tuple[float, float]], depths: dict[str, float], size: float,
+              unit: float, edges: dict[str, tuple[float, float] | None]) -> Calibration:
+    """``cal`` with each side drawn in to its mat's edge found (``edges``), else to two widths beyond its row
+    (``lines``: ``_row_line``'s)."""
     cap = float(np.median([max(0.0, d - HAND_DEPTH_W) for d in depths.values()])) + SIDE_SPREAD_W
-    lines = {}
-    for side, uv in rows.items():
-        at, slant = _row_line(uv, depths[side])
-        lines[side] = edges[side] or (float(np.clip(at - HAND_DEPTH_W, 0.0, cap)), slant)
-    return _area(cal, lines, size, unit)
+    out = {side: edges[side] or (float(np.clip(at - HAND_DEPTH_W, 0.0, cap)), slant)
+           for side, (at, slant) in lines.items()}
+    return _area(cal, out, size, unit)
 
 
-def _rim_edge(lab: np.ndarray, pad: int, side: str, uv: np.ndarray, depth: float,
+def _rim_edge(lab: np.ndarray, pad: int, side: str, line: tuple[float, float],
               unit: float) -> tuple[float, float] | None:
-    """The mat's edge between ``side`` and its nearest row with a rim of another hue beyond it, or None.
+    """The mat's edge between ``side`` and its nearest row (``line``: ``_row_line``'s) with a rim of another hue
+    beyond it, or None.
 
     Why: with big tiles (4 cm on 85 cm) a table's rim is only two or three
     tile widths wide, so an area found at the table's edge leaves the seats'
@@ -302,7 +299,7 @@ def _rim_edge(lab: np.ndarray, pad: int, side: str, uv: np.ndarray, depth: float
     more across it, and on a dark mat of nearly a dark table's hue the outer
     ends of the rows' tiles passed for its edge.
     """
-    at, slant = _row_line(uv, depth)
+    at, slant = line
     edge = _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit, at + MAT_BESIDE_ROW_W)
     if edge is None:
         return None
@@ -311,10 +308,10 @@ def _rim_edge(lab: np.ndarray, pad: int, side: str, uv: np.ndarray, depth: float
     return edge if np.linalg.norm((beyond - mat)[1:]) > RIM_HUE else None
 
 
-def _moved_out(cal: Calibration, rows: dict[str, np.ndarray], depths: dict[str, float], size: float, unit: float,
-               lab: np.ndarray, pad: int) -> Calibration | None:
-    """``cal`` with each side whose nearest row it cuts through moved out to the mat's edge, where that shows;
-    None when no side moves.
+def _moved_out(cal: Calibration, lines: dict[str, tuple[float, float]], depths: dict[str, float], size: float,
+               unit: float, lab: np.ndarray, pad: int) -> Calibration | None:
+    """``cal`` with each side whose nearest row (``lines``: ``_row_line``'s) it cuts through moved out to the mat's
+    edge, where that shows; None when no side moves.
 
     Why: a mat found by its colour can come out short on one side (a lamp's
     falloff taking its far part out of the colour tolerance, the picture's
@@ -327,19 +324,18 @@ def _moved_out(cal: Calibration, rows: dict[str, np.ndarray], depths: dict[str, 
     as to leave the row whole (``CUT_ROW_TO_W``): a row may well lie at the
     mat's very edge.
     """
-    lines = {side: (0.0, 0.0) for side in SIDES}
+    out = {side: (0.0, 0.0) for side in SIDES}
     moved = False
-    for side, uv in rows.items():
+    for side, (at, slant) in lines.items():
         if depths[side] >= CUT_W:
             continue
-        at, slant = _row_line(uv, depths[side])
         # the mat's colour just inside the row, as the light falls on it there
         edge = _mat_edge(lab, pad, side, -GROW_W, min(at - EDGE_ROW_GAP_W, 0.0), unit, at + MAT_BESIDE_ROW_W)
         if edge is not None and edge[0] < -MIN_MOVE_W:
-            lines[side], moved = edge, True
+            out[side], moved = edge, True
         elif edge is None:
-            lines[side], moved = (at - CUT_ROW_TO_W, slant), True
-    return _area(cal, lines, size, unit) if moved else None
+            out[side], moved = (at - CUT_ROW_TO_W, slant), True
+    return _area(cal, out, size, unit) if moved else None
 
 
 def _padded_lab(image: np.ndarray, cal: Calibration, size: float, scale: float, pad: int) -> np.ndarray:
