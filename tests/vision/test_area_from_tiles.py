@@ -168,8 +168,8 @@ def test_rows_at_the_mats_very_edge_inside_a_narrow_rim_draw_the_area_in_to_the_
     """Big tiles: the area found is the table's, whose rim is only 2.3 tile widths wide, and every seat's row lies
     at the mat's very edge. The rows lie 3 widths deep, no deeper than players may sit, so nothing but the mat's
     own edge with something of another hue beyond it may draw the area in (a rim of the mat's hue, only darker,
-    does not: there the rows' outer ends passed for the mat's edge); beside the rows on the edge's side lies the rim, not the mat, so the mat's colour is the
-    one inside the rows."""
+    does not: there the rows' outer ends passed for the mat's edge); beside the rows on the edge's side lies the
+    rim, not the mat, so the mat's colour is the one inside the rows."""
     tiles = _table(2.3 + 0.675)  # a lying tile's middle, its outer end at the mat's edge
     picture, mat = _square_picture(2.3, tiles=tiles)
     rim = np.ones(picture.shape[:2], np.uint8)
