@@ -249,8 +249,12 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
                             "read_right_of_found": bonus[2] / max(bonus[1], 1)}}
 
 
-def rendered_figures(size: float | str, scenes: int, family: str, models_dir=None, verbose: bool = False) -> dict:
-    """Rendered held-out tables (``family`` look) at one tile size, or over the whole range."""
+def rendered_figures(size: float | str, scenes: int, family: str, models_dir=None, verbose: bool = False,
+                     first: int = 0) -> dict:
+    """Rendered held-out tables (``family`` look) at one tile size, or over the whole range.
+
+    ``first``: the first scene's number; scenes from 32 on are tables the figures were never made with.
+    """
     det_tp = det_fp = det_fn = extra = 0
     read_truth = defaultdict(lambda: [0, 0])     # code -> [right, total], readers on true outlines
     read_role = defaultdict(lambda: [0, 0])      # role -> [right, total]
@@ -259,7 +263,7 @@ def rendered_figures(size: float | str, scenes: int, family: str, models_dir=Non
     wrong_codes: Counter = Counter()
     offset = 0 if size == RANGE else int(float(size) * 1000)
     with tempfile.TemporaryDirectory() as tmp:
-        for k in range(scenes):
+        for k in range(first, first + scenes):
             seed = SEED0 + offset + k
             rng = np.random.default_rng(seed)
             layout = random_layout(rng, "scoring" if k % 4 else "play")
@@ -316,7 +320,7 @@ def rendered_figures(size: float | str, scenes: int, family: str, models_dir=Non
                     if not ok and verbose:
                         print(f"  {size} scene {k + 1} {side}: " + _seat_diff(got, want))
             if verbose:
-                print(f"  {size} scene {k + 1}/{scenes}: {len(gt['tiles'])} tiles, found {len(rec['tiles'])}, "
+                print(f"  {size} scene {k + 1}/{first + scenes}: {len(gt['tiles'])} tiles, found {len(rec['tiles'])}, "
                       f"matched {len(pairs)}", flush=True)
     n_read = sum(v[1] for v in read_truth.values())
     n_tiles = det_tp + det_fn
@@ -431,6 +435,8 @@ def target_lines(res: dict) -> list[str]:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=32, help="rendered scenes per size (default 32)")
+    ap.add_argument("--first-scene", type=int, default=0,
+                    help="the first rendered scene's number (default 0); from 32 on, tables no figure was made with")
     ap.add_argument("--sizes", help=f"tile widths in cm on an 85 cm play area (default {SIZES}; "
                                     f"the real photos' too when --photo-sizes is not given)")
     ap.add_argument("--photo-sizes", help=f"tile widths in cm the real photos are laid at (default {PHOTO_SIZES}, "
@@ -477,7 +483,7 @@ def main(argv=None) -> None:
         print(f"real photos: not found at {photos_real.root()} (docs/training.md says where they go)")
     runs = [(size, families[0]) for size in [*sizes, RANGE]] + [(size, f) for f in families[1:] for size in sizes]
     for size, family in runs if a.only in (None, "rendered") else []:
-        r = rendered_figures(size, a.scenes, family, a.models, a.verbose)
+        r = rendered_figures(size, a.scenes, family, a.models, a.verbose, a.first_scene)
         res["rendered"].append(r)
         print(_rendered_line(r), flush=True)
         print(f"  confusions (true outlines): {r['reading_true_outlines']['confusions']}", flush=True)
