@@ -53,6 +53,7 @@ ROW_BAND_W = 0.8  # tiles this much deeper than that are still the row
 ROW_SPAN_W = 4.0  # a row this long (tile widths) gives its slant
 MAX_SLANT = 0.3   # tile widths per width: a row more aslant than this is no row
 ON_ROW_W = 0.4    # a tile this far (tile widths) from a row's line is not in it
+ASLANT_ROW_TILES = 6  # a row found aslant beyond the band by the edge needs this many tiles (half a hand)
 #: The mat's edge is looked for from this far in from the area's edge (tile widths): the area's own edge, a
 #: table's or the picture's, is a step of colour too
 EDGE_NEAREST_W = 0.5
@@ -113,20 +114,33 @@ def _row_line(uv: np.ndarray, depth: float) -> tuple[float, float]:
     Why a line: where the area found was cut by the picture's edge, that
     side is the picture's and not square to the mat, and the rows run
     aslant of it; an edge drawn level left the row's ends at other depths.
+    A row far aslant leaves the band by the edge after a few tiles (a hand
+    of 2.2 cm tiles, 0.2 widths deeper with every width along, had three
+    tiles in it), so where the band holds no row long enough, the longest
+    line through one of the nearest tiles counts, over the whole side.
     """
     band = uv[uv[:, 1] <= depth + ROW_BAND_W]
-    row = _longest_line(band)
-    if len(row) >= 4 and np.ptp(row[:, 0]) >= ROW_SPAN_W:
-        slant = np.polyfit(row[:, 0], row[:, 1], 1)[0]
-        if abs(slant) <= MAX_SLANT:
-            # the line through the row, or through the band's second-nearest tile where a short row lies nearer
-            at = min(np.median(row[:, 1] - slant * row[:, 0]), np.sort(band[:, 1] - slant * band[:, 0])[1])
-            return float(at), float(slant)
-    return depth, 0.0
+    line = _fitted(_longest_line(band), band)
+    if line is None:
+        line = _fitted(_longest_line(uv, anchors=np.argsort(uv[:, 1])[:ROW_TILES]), band, ASLANT_ROW_TILES)
+    return line or (depth, 0.0)
 
 
-def _longest_line(uv: np.ndarray) -> np.ndarray:
-    """The tiles of ``uv`` that lie on one line, the most of them that do.
+def _fitted(row: np.ndarray, band: np.ndarray, fewest: int = 4) -> tuple[float, float] | None:
+    """``row`` as (at, slant) where it has ``fewest`` tiles over ``ROW_SPAN_W`` and lies within ``MAX_SLANT``."""
+    if len(row) < fewest or np.ptp(row[:, 0]) < ROW_SPAN_W:
+        return None
+    slant = np.polyfit(row[:, 0], row[:, 1], 1)[0]
+    if abs(slant) > MAX_SLANT:
+        return None
+    # the line through the row, or through the band's second-nearest tile where a short row lies nearer
+    at = min(np.median(row[:, 1] - slant * row[:, 0]), np.sort(band[:, 1] - slant * band[:, 0])[1])
+    return float(at), float(slant)
+
+
+def _longest_line(uv: np.ndarray, anchors: np.ndarray | None = None) -> np.ndarray:
+    """The tiles of ``uv`` that lie on one line, the most of them that do (through one of ``anchors``, indices
+    into ``uv``, if given).
 
     Why: near a seat's edge lie two rows, its hand and its melds. Where the
     hand is down to a tile or two, both fall in the band by the edge, and a
@@ -134,8 +148,10 @@ def _longest_line(uv: np.ndarray) -> np.ndarray:
     """
     best = uv
     most = 0
-    for i in range(len(uv)):
-        for j in range(i + 1, len(uv)):
+    for i in range(len(uv)) if anchors is None else anchors:
+        for j in range(len(uv)):
+            if j == i or (anchors is None and j < i):
+                continue
             du = uv[j, 0] - uv[i, 0]
             if abs(du) < 1.0 or abs(uv[j, 1] - uv[i, 1]) > MAX_SLANT * abs(du):
                 continue
@@ -143,7 +159,7 @@ def _longest_line(uv: np.ndarray) -> np.ndarray:
             on = np.abs(off) <= ON_ROW_W
             if on.sum() > most:
                 best, most = uv[on], int(on.sum())
-    return best
+    return best if anchors is None or most else uv[:0]
 
 
 def _mat_edge(lab: np.ndarray, pad: int, side: str, lo: float, hi: float, unit: float,

@@ -59,6 +59,16 @@ def test_rows_deep_inside_are_brought_to_the_edges_of_the_area_drawn_in(slant):
     assert np.abs(_depths_in(tighter, tiles) - HAND_DEPTH_W).max() < 0.5
 
 
+def test_a_row_far_aslant_of_its_side_is_followed_beyond_the_band_by_the_edge():
+    """The top seat's hand runs 0.28 widths deeper with every width along (the area found was cut by the
+    picture's edge there), and a tile pushed out of it lies nearer the edge: only four of the hand's tiles stay
+    in the band by the edge, too short a row to give its slant. The side is still drawn in along the hand."""
+    hand = [t for t in _table(6.0, slant=0.28) if t.orient == 2]
+    stray = Seen(SIZE / 2 - 3 * UNIT, 3.0 * UNIT, UNIT, 1.35 * UNIT, 2, "face_up")
+    tighter = area_from_tiles(SQUARE, [t for t in _table(6.0) if t.orient != 2] + hand + [stray], SIZE)
+    assert np.abs(_depths_in(tighter, hand) - HAND_DEPTH_W).max() < 0.5
+
+
 def test_a_table_with_an_empty_side_is_not_drawn_in():
     """A hand photographed alone, or a seat's tiles unseen: nothing says where that side's edge is."""
     tiles = [t for t in _table(6.0) if t.orient != 2]  # no tile at the top seat
