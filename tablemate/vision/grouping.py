@@ -509,9 +509,12 @@ def discard_rows_within_reach(zone: list[Seen], beyond: list[Seen], side: str, u
     from the discards towards the edge, and the first that is no discard row
     ends the search. Within the zone a row whose tiles make melds as read
     stays melds: a seat's melds squeezed against its discards may line up
-    with them by chance. Beyond the zone, or where the row goes on beyond
-    the reach (discards beyond it in line with it), its columns decide
-    alone: three discards in the last row made a chow by chance.
+    with them by chance; so does a row whose runs are melds or flowers and
+    seasons alone, which are set aside, never discarded (a chow and two
+    flowers two widths in front of a 3.5 cm hand, in the discards'
+    columns). Beyond the zone, or where the row goes on beyond the reach
+    (discards beyond it in line with it), its columns decide alone: three
+    discards in the last row made a chow by chance.
     ``zone``: the seat's tiles within its reach; ``beyond``: its face-up
     tiles beyond its reach.
     """
@@ -522,7 +525,8 @@ def discard_rows_within_reach(zone: list[Seen], beyond: list[Seen], side: str, u
         within = min(t.v for t in row) <= zone_w and not any(abs(g.v - v) < ROW_SPLIT_W / 2 for g in grid)
         if (len(row) > 6 or any(t.state != "face_up" for t in row)
                 or not all(_in_a_discard_column(t, grid) for t in row)
-                or (within and all(len(run) >= 3 and _split_melds(run, fixes=False) is not None
+                or (within and all(all(_is_bonus(t.code) for t in run)
+                                   or (len(run) >= 3 and _split_melds(run, fixes=False) is not None)
                                    for run in _runs_units(row, side, unit, MELD_GAP_W)))):
             break
         taken += row

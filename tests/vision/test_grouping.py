@@ -580,6 +580,20 @@ def test_big_tiles_discards_nearest_the_seat_within_its_reach_are_discards_not_m
     assert seats["left"]["melds"] == [{"kind": "chow", "tiles": ["1s", "2s", "3s"], "exposed": True}]
 
 
+def test_flowers_beside_a_meld_in_line_with_the_discards_stay_the_seats():
+    """A chow and, a column apart, two flowers, laid in front of the hand, lie in the discards' columns one row in
+    front of them. Two flowers make no meld, but flowers are set aside, never discarded: the row is the seat's
+    (a 3.5 cm table lost the chow and both flowers to the discards)."""
+    tiles = _big_tiles_left_seat(3.9, ["6p", "7p", "8p"], standing=True)
+    unit, columns = SIZE * 4.0 / 85, [(k - 2.5) * 1.03 for k in range(6)]
+    tiles += [Seen(3.9 * unit, SIZE / 2 + columns[k] * unit, unit, 1.35 * unit, 1, "face_up", code)
+              for k, code in ((4, "h4"), (5, "h3"))]
+    left = group_tiles(tiles, SIZE)["left"]
+    assert {"kind": "chow", "tiles": ["6p", "7p", "8p"], "exposed": True} in left["melds"]
+    assert sorted(left["flowers"]) == ["h3", "h4"]
+    assert len(left["discards"]) == 12
+
+
 def test_melds_squeezed_in_line_with_the_discards_stay_melds():
     """A row within the zone in the discards' columns, one row in front of them, that makes melds as read is melds:
     players with big tiles lay their melds close to the discards, and tiles a width apart line up by chance."""
