@@ -646,6 +646,8 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
         mat |= {i for i, t in enumerate(faces) if t.heat < FAINT and say.distance[i] > tile_set.spread
                 and not ground[i]}  # ... unless its middle is the set's faces' own ground, on no other outline
         mat |= {i for i in gaps if say.distance[i] > tile_set.spread}  # a gap between two tiles, not a tile
+    if tile_set is None:
+        mat |= _echoes(faces, probs)
     if mat:
         keep = [i for i in range(len(faces)) if i not in mat]
         faces, probs, heat, lab = [faces[i] for i in keep], probs[keep], heat[keep], lab[keep]
@@ -657,6 +659,45 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
                                         sharp_quads, tile_set.pictures)
     _settle_codes(faces, probs, tile_set)
     return faces, probs, say
+
+
+#: An outline found less surely than ECHO_FAINT and read less surely than ECHO_UNSURE that covers this share of
+#: its own area of a tile read at least ECHO_SURE is that tile outlined again (``_echoes``).
+ECHO_OVERLAP = 0.2
+ECHO_FAINT = 0.5
+ECHO_UNSURE = 0.5
+ECHO_SURE = 0.9
+
+
+def _echoes(faces: list[Seen], probs: np.ndarray) -> set[int]:
+    """Faint outlines read unsurely that overlap a tile read surely: that tile's side outlined again (indices).
+
+    Why: tiles are solid and never overlap. With small tiles (2.2 cm) the
+    camera sees a tile's side below its face, and the detector may outline
+    it with part of the face a second time, 0.6-0.8 of a width off; read as
+    a white dragon or a season at 0.2-0.4, it was a discard too many, and
+    the turn went to the wrong seat. A real tile beside another is found or
+    read surely, and overlaps it only where outlines are loose: on the
+    held-out photos, tiles strewn askew and close, dropping these changed
+    no reading. Without a learned set only; with one, the set's distances
+    judge faint outlines (``_read``).
+    """
+    if len(faces) < 2:
+        return set()
+    sure = probs.max(axis=1)
+    extent = np.float64([[t.w, t.h] if t.orient % 2 == 0 else [t.h, t.w] for t in faces]) / 2
+    centre = np.float64([[t.cx, t.cy] for t in faces])
+    lo, hi = centre - extent, centre + extent
+    out = set()
+    for i, t in enumerate(faces):
+        if sure[i] >= ECHO_UNSURE or t.heat >= ECHO_FAINT:
+            continue
+        sides = np.clip(np.minimum(hi[i], hi) - np.maximum(lo[i], lo), 0.0, None)
+        share = sides.prod(axis=1) / (4 * extent[i].prod())
+        share[i] = 0.0
+        if np.any((share >= ECHO_OVERLAP) & (sure >= ECHO_SURE)):
+            out.add(i)
+    return out
 
 
 #: Two outlines whose centres lie nearer than this share of their half-extents added, across and along, overlap.

@@ -1,9 +1,10 @@
-"""A large tile that raises two heat peaks keeps one outline; touching tiles keep theirs."""
+"""A large tile that raises two heat peaks keeps one outline; touching tiles keep theirs; a tile's faint echo goes."""
 import numpy as np
 
 from tablemate.vision.grouping import Seen
 from tablemate.vision.contract import DET_CLASSES
-from tablemate.vision.recognize import HEAT_THRESHOLD, STANDING_THRESHOLD, _subcell, heat_peaks, one_outline_per_tile
+from tablemate.vision.recognize import (HEAT_THRESHOLD, STANDING_THRESHOLD, _echoes, _subcell, heat_peaks,
+                                      one_outline_per_tile)
 
 
 def _tile(x, y, conf, w=28.0, h=39.0):
@@ -61,3 +62,31 @@ def test_a_standing_peak_counts_from_its_own_lower_bar():
     cls[6, 6] = DET_CLASSES.index("standing")
     ys, xs = heat_peaks(m, cls)
     assert list(zip(ys.tolist(), xs.tolist())) == [(6, 6)]
+
+
+def _read(faces_and_sureness):
+    """Faces with one reader row each, sure of its first class as given."""
+    faces = [f for f, _ in faces_and_sureness]
+    probs = np.zeros((len(faces), 43))
+    for i, (_, sure) in enumerate(faces_and_sureness):
+        probs[i] = (1.0 - sure) / 42
+        probs[i, i % 42] = sure
+    return faces, probs
+
+
+def test_a_faint_unsure_outline_over_a_sure_tile_is_its_echo_and_goes():
+    """A 2.2 cm discard's side outlined again 0.7 of a width below it (heat 0.37, read as a white dragon at
+    0.19) was a discard too many; a neighbour beside it, or an outline found or read surely, stays."""
+    tile = Seen(100, 100, 12, 16, 1, "face_up", heat=0.9)          # lying across: 16 wide, 12 tall
+    echo = Seen(100, 108.5, 11, 14, 1, "face_up", heat=0.37)
+    beside = Seen(100, 113, 12, 16, 1, "face_up", heat=0.37)       # a tile's width below: touching, no overlap
+    faces, probs = _read([(tile, 0.99), (echo, 0.19), (beside, 0.3)])
+    assert _echoes(faces, probs) == {1}
+    faces, probs = _read([(tile, 0.99), (echo, 0.6)])              # read surely: a tile
+    assert _echoes(faces, probs) == set()
+    echo.heat = 0.6                                               # found surely: a tile
+    faces, probs = _read([(tile, 0.99), (echo, 0.19)])
+    assert _echoes(faces, probs) == set()
+    echo.heat = 0.37
+    faces, probs = _read([(tile, 0.8), (echo, 0.19)])              # over a tile read unsurely itself
+    assert _echoes(faces, probs) == set()
