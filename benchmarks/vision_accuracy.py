@@ -316,9 +316,13 @@ def rendered_figures(size: float | str, scenes: int, family: str, models_dir=Non
                     seats_n += 1
                     ok = seats_match(got, want)
                     seats_ok += ok
-                    seats_found_ok += seats_match(found_area["seats"][side], want)
+                    found_ok = seats_match(found_area["seats"][side], want)
+                    seats_found_ok += found_ok
                     if not ok and verbose:
                         print(f"  {size} scene {k + 1} {side}: " + _seat_diff(got, want))
+                    if ok and not found_ok and verbose:  # wrong only with the play area found in the picture
+                        print(f"  {size} scene {k + 1} {side}, area found: "
+                              + _seat_diff(found_area["seats"][side], want))
             if verbose:
                 print(f"  {size} scene {k + 1}/{first + scenes}: {len(gt['tiles'])} tiles, found {len(rec['tiles'])}, "
                       f"matched {len(pairs)}", flush=True)
