@@ -245,6 +245,21 @@ def test_a_claimed_tile_ending_a_meld_row_in_the_corner_stays_with_its_row():
     assert seats["left"]["melds"] == [] and seats["left"]["concealed"] == []
 
 
+def test_a_kongs_claimed_tile_in_the_corner_joins_the_row_it_touches():
+    """4.0 cm tiles: the top seat's kong ends in the top-left corner with its claimed tile turned, its length
+    along the top edge as the left seat's tiles lie. It is in line with both the kong and the head of the left
+    seat's melds, but touches the kong and lies three quarters of a width from the left seat's meld."""
+    w, h = 29.0, 39.5
+    claimed = Seen(70, 63, w, h, 1, "face_up", "9p")
+    tiles = [claimed] + [Seen(108.6 + 30.7 * i, 66, w, h, 2, "face_up", "9p") for i in range(3)]
+    tiles += [Seen(230 + 30.5 * i, 66, w, h, 2, "face_up", c) for i, c in enumerate(["F"] * 4)]
+    tiles += [Seen(65.6, 114 + 29.6 * i, w, h, 1, "face_up", "6m") for i in range(3)]
+    seats = group_tiles(tiles, SIZE)
+    assert claimed.side == "top"
+    assert {"kind": "kong", "tiles": ["9p"] * 4, "exposed": True} in seats["top"]["melds"]
+    assert seats["left"]["melds"] == [{"kind": "pung", "tiles": ["6m"] * 3, "exposed": True}]
+
+
 def test_a_lone_back_outline_nearest_the_edge_is_not_taken_for_the_hand_row():
     """A stray outline on the mat between a revealed hand and the table's edge, read as a back, lies in a row
     of its own nearest the edge; the hand row is still the revealed hand."""
