@@ -146,7 +146,7 @@ def _longest_line(uv: np.ndarray, anchors: np.ndarray | None = None) -> np.ndarr
     hand is down to a tile or two, both fall in the band by the edge, and a
     line fitted through all of them ran aslant of both.
     """
-    best = uv
+    best = uv if anchors is None else uv[:0]  # unanchored, no line found: all of them, as before
     most = 0
     for i in range(len(uv)) if anchors is None else anchors:
         for j in range(len(uv)):
@@ -159,7 +159,7 @@ def _longest_line(uv: np.ndarray, anchors: np.ndarray | None = None) -> np.ndarr
             on = np.abs(off) <= ON_ROW_W
             if on.sum() > most:
                 best, most = uv[on], int(on.sum())
-    return best if anchors is None or most else uv[:0]
+    return best
 
 
 def _mat_edge(lab: np.ndarray, pad: int, side: str, lo: float, hi: float, unit: float,
