@@ -661,6 +661,11 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
     return faces, probs, say
 
 
+def _half_extents(faces: list[Seen]) -> np.ndarray:
+    """Each outline's half extent across and down the square (x, y), its length along its 'up'."""
+    return np.float64([[t.w, t.h] if t.orient % 2 == 0 else [t.h, t.w] for t in faces]) / 2
+
+
 #: An outline found less surely than ECHO_FAINT and read less surely than ECHO_UNSURE that covers this share of
 #: its own area of a tile read at least ECHO_SURE is that tile outlined again (``_echoes``).
 ECHO_OVERLAP = 0.2
@@ -685,7 +690,7 @@ def _echoes(faces: list[Seen], probs: np.ndarray) -> set[int]:
     if len(faces) < 2:
         return set()
     sure = probs.max(axis=1)
-    extent = np.float64([[t.w, t.h] if t.orient % 2 == 0 else [t.h, t.w] for t in faces]) / 2
+    extent = _half_extents(faces)
     centre = np.float64([[t.cx, t.cy] for t in faces])
     lo, hi = centre - extent, centre + extent
     out = set()
@@ -713,7 +718,7 @@ def _on_another(faces: list[Seen]) -> np.ndarray:
     if len(faces) < 2:
         return np.zeros(len(faces), bool)
     c = np.array([[t.cx, t.cy] for t in faces])
-    ext = np.array([[t.w, t.h] if t.orient % 2 == 0 else [t.h, t.w] for t in faces]) / 2
+    ext = _half_extents(faces)
     near = np.all(np.abs(c[:, None] - c[None]) < ON_ANOTHER * (ext[:, None] + ext[None]), axis=2)
     np.fill_diagonal(near, False)
     return near.any(1)
