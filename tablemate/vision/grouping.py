@@ -60,6 +60,8 @@ import numpy as np
 
 from tablemate.rules.tiles import Tile
 
+from .contract import ORIENT_VECTORS
+
 SIDES = ("bottom", "right", "top", "left")
 #: Inward normal (towards the centre) and the seat's right hand, in the top-down image (y down).
 FRAMES = {
@@ -133,6 +135,21 @@ class Seen:
         r = np.array(FRAMES[side][1])
         up = np.array([[0, -1], [1, 0], [0, 1], [-1, 0]][self.orient], float)
         return self.h if abs(up @ r) > 0.7 else self.w
+
+
+def outline_axes(t: Seen) -> tuple[np.ndarray, np.ndarray]:
+    """The outline's unit up and right in the square (its orientation, turned by ``turn``)."""
+    up = ORIENT_VECTORS[t.orient % 4]
+    if t.turn:
+        c, s = np.cos(t.turn), np.sin(t.turn)
+        up = np.array([c * up[0] - s * up[1], s * up[0] + c * up[1]])
+    return up, np.array([-up[1], up[0]])
+
+
+def extent_along(t: Seen, d: np.ndarray) -> float:
+    """The outline's extent along the unit direction ``d``."""
+    up, right = outline_axes(t)
+    return float(abs(up @ d) * t.h + abs(right @ d) * t.w)
 
 
 def _is_bonus(code: str) -> bool:
@@ -633,8 +650,7 @@ def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> str | None:
         return (u.cy, u.cx) if side in ("bottom", "top") else (u.cx, u.cy)
 
     def half_along(u: Seen, side: str) -> float:  # half the tile's extent along the side's edge
-        across_x = u.orient in (0, 2)  # its width along the image's x axis
-        return (u.w if across_x == (side in ("bottom", "top")) else u.h) / 2
+        return extent_along(u, np.float64([1.0, 0.0] if side in ("bottom", "top") else [0.0, 1.0])) / 2
 
     gaps = {}
     for side in sides:

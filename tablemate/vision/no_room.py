@@ -16,42 +16,26 @@ from itertools import combinations
 
 import numpy as np
 
-from .contract import ORIENT_VECTORS
-from .grouping import Seen
+from .grouping import Seen, extent_along, outline_axes
 
 NO_ROOM = 0.9     # a tile needs at least this share of its own extent between its neighbours' edges
 IN_LINE = 0.94    # cosine: the two neighbours lie on opposite sides, about in a line along one of the outline's axes
 NEAR = 1.6        # neighbours are looked for within this many of the outline's long sides
 
 
-def _axes(t: Seen) -> tuple[np.ndarray, np.ndarray]:
-    """The outline's unit up and right in the square (its orientation, turned by ``turn``)."""
-    up = ORIENT_VECTORS[t.orient % 4]
-    if t.turn:
-        c, s = np.cos(t.turn), np.sin(t.turn)
-        up = np.array([c * up[0] - s * up[1], s * up[0] + c * up[1]])
-    return up, np.array([-up[1], up[0]])
-
-
-def _extent(t: Seen, d: np.ndarray) -> float:
-    """The outline's extent along the unit direction ``d``."""
-    up, right = _axes(t)
-    return float(abs(up @ d) * t.h + abs(right @ d) * t.w)
-
-
 def _no_room_between(t: Seen, a: Seen, b: Seen) -> bool:
     """Whether ``a`` and ``b``, on either side of ``t`` along one of its axes, leave it no room for a tile."""
     apart = np.array([b.cx - a.cx, b.cy - a.cy])
-    ax = max(_axes(t), key=lambda axis: abs(axis @ apart))
+    ax = max(outline_axes(t), key=lambda axis: abs(axis @ apart))
     if abs(ax @ apart) < IN_LINE * np.hypot(*apart):
         return False  # diagonal neighbours of a packed block leave no room along the diagonal either
     # measured along the outline's own axis: outlines are boxes square to the picture, and along a row
     # lying a few degrees off that, their extents would take in the turn
-    sides = (_extent(a, ax) + _extent(b, ax)) / 2
+    sides = (extent_along(a, ax) + extent_along(b, ax)) / 2
     room = abs(float(ax @ apart)) - sides
     # a tile needs its own width there, or its neighbours' where its outline is longer: a chow's claimed
     # tile lies turned between two upright ones, its length along the row
-    return room < NO_ROOM * min(_extent(t, ax), sides)
+    return room < NO_ROOM * min(extent_along(t, ax), sides)
 
 
 def squeezed(tiles: list[Seen]) -> set[int]:
