@@ -273,8 +273,12 @@ def _mat_blob(lab: np.ndarray, close_px: int = 15, faces: bool = False) -> tuple
     diff = lab - mat
     dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
     close = (dist < _colour_tolerance(dist)).astype(np.uint8)
-    mask = cv2.morphologyEx(close | _faces(lab, mat) if faces else close, cv2.MORPH_CLOSE,
-                            np.ones((close_px, close_px), np.uint8))
+    mask = close | _faces(lab, mat) if faces else close
+    # OpenCV erodes as if all beyond the picture were set: a mat within half a closing of the picture's edge
+    # would grow a block out to it, which the sides' fits then had to keep outside them
+    mask = cv2.morphologyEx(cv2.copyMakeBorder(mask, *[close_px] * 4, cv2.BORDER_CONSTANT, value=0),
+                            cv2.MORPH_CLOSE, np.ones((close_px, close_px), np.uint8))[close_px:-close_px,
+                                                                                     close_px:-close_px]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     if n < 2:
         return None
@@ -375,6 +379,58 @@ def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 EDGE_OUTSET = 1.0
 
 
+#: ``_edge_beyond``: the side's points are taken up to this share of its length from its rough corners, where
+#: its edge may show beside the tiles at the mat's edge
+BEYOND_ENDS = 0.03
+BEYOND_DEG = 4.0    # the line beyond may turn this far from the fitted one, in steps of
+BEYOND_STEP_DEG = 0.1
+ON_LINE_PX = 1.5    # outline points this near a line are on it
+PAST_LINE_PX = 2.5  # ... and this far outward of it, past it
+BEYOND_MIN_PX = 0.5  # a line beyond the fitted one lies at least this far out (pixels)
+#: A line beyond the fitted one holds at least this share of the side's length in points, spread over at least
+#: this share of it (both ends of a side tiles cover), with at most this share of it past it
+BEYOND_ON = 0.06
+BEYOND_SPREAD = 0.5
+BEYOND_PAST = 0.02
+
+
+def _edge_beyond(pts: np.ndarray, t: np.ndarray, c: np.ndarray, d: np.ndarray, outward: np.ndarray,
+                 length: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The mat's edge beyond the line fitted through ``c`` along ``d``: (a point, the direction), or None.
+
+    Why: a hand of big tiles at the mat's edge covers most of a side (4 cm
+    tiles on 85 cm: 13 tiles are 61 % of it), and the mat's outline runs
+    along the tiles' inner ends there; the fit, most of whose points lie
+    on those ends, settled between them and the edge seen at the side's two
+    ends, up to a width and a half inside the mat, and cut the hand out of
+    the area (rendered held-out tables: a side in five at 4 cm). The edge is
+    the line beyond the fit with outline points on it all along the side
+    (``pts``, ``t``: how far along it), at both ends, and next to none of
+    the mat's outline past it; the tiles' ends have the edge's points past them.
+    """
+    base = float(np.arctan2(d[1], d[0]))
+    best = None
+    for angle in base + np.radians(np.arange(-BEYOND_DEG, BEYOND_DEG + 1e-9, BEYOND_STEP_DEG)):
+        normal = _normal(np.array([np.cos(angle), np.sin(angle)]), outward)
+        off = (pts - c) @ normal
+        past = np.sort(off)
+        for at in np.unique(np.round(off[off > BEYOND_MIN_PX] * 2) / 2):
+            on = np.abs(off - at) <= ON_LINE_PX
+            n_on = int(on.sum())
+            if n_on < BEYOND_ON * length or (best is not None and n_on <= best[0]):
+                continue
+            if len(past) - np.searchsorted(past, at + PAST_LINE_PX, side="right") > BEYOND_PAST * length:
+                continue
+            if np.ptp(t[on]) >= BEYOND_SPREAD * length:
+                best = (n_on, on)
+    if best is None:
+        return None
+    p = pts[best[1]]
+    mid = p.mean(0)
+    _, evecs = np.linalg.eigh(np.cov((p - mid).T))
+    return mid, evecs[:, 1]
+
+
 def _normal(d: np.ndarray, towards: np.ndarray) -> np.ndarray:
     """The perpendicular of the direction ``d`` on the side ``towards`` points to."""
     n = np.array([-d[1], d[0]])
@@ -389,6 +445,9 @@ def _fit_edges(outline: np.ndarray, quad: np.ndarray, sw: int, sh: int) -> np.nd
     Each fit drops the points lying inward of the line (tiles at the mat's
     edge bite into the mask, never out of it) and the few furthest out, and
     fits again: the line settles on the mat's own edge beside the bays.
+    Where tiles cover most of a side, the mat's edge shows only at its two
+    ends and the fit settles on the tiles' inner ends; a line beyond it
+    through the points at both ends takes its place (``_edge_beyond``).
     """
     on_border = (outline[:, 0] <= 1) | (outline[:, 0] >= sw - 2) | (outline[:, 1] <= 1) | (outline[:, 1] >= sh - 2)
     pts = outline[~on_border]
@@ -403,6 +462,8 @@ def _fit_edges(outline: np.ndarray, quad: np.ndarray, sw: int, sh: int) -> np.nd
         if len(p) < 0.15 * length:
             lines.append((a, d))
             continue
+        along = (t > BEYOND_ENDS * length) & (t < (1 - BEYOND_ENDS) * length) & (np.abs(off) < 0.08 * length)
+        side = pts[along], t[along]
         outward = _normal(d, a - quad.mean(0))
         for _ in range(5):
             c = p.mean(0)
@@ -414,6 +475,10 @@ def _fit_edges(outline: np.ndarray, quad: np.ndarray, sw: int, sh: int) -> np.nd
             if keep.all() or keep.sum() < 0.1 * length:
                 break
             p = p[keep]
+        beyond = _edge_beyond(*side, c, d, outward, length)
+        if beyond is not None:
+            c, d = beyond
+            normal = _normal(d, outward)
         lines.append((c + EDGE_OUTSET * normal, d))
     corners = []
     for i in range(4):

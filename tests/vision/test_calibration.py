@@ -193,3 +193,34 @@ def test_a_pale_mat_under_a_lamps_falloff_is_found_among_big_ivory_tiles(tmp_pat
     assert found is not None
     truth = np.array(cal["corners"]) * scale
     assert np.abs(np.array(found.corners) - truth).max() < 0.015 * np.linalg.norm(truth[1] - truth[0])
+
+
+def test_the_mat_is_found_when_a_hand_of_4cm_tiles_covers_most_of_two_sides():
+    """Scene 48 (a table no figure was made with): hands of 4 cm tiles at the mat's very edge cover most of
+    its top and left sides, whose edge shows only at their ends. Fitted mostly to the tiles' inner ends, the
+    top side ran a width and a half inside the mat and cut the top hand out of the play area."""
+    _mat_found_at_4cm(48)
+
+
+def test_a_side_mostly_covered_by_tiles_is_fitted_to_the_mat_edge_at_its_ends():
+    """A row of ivory tiles along the right edge, the mat showing only above and below it: the side runs on
+    the mat's edge, not through the tiles' inner ends."""
+    img = np.full((480, 640, 3), (40, 60, 90), np.uint8)       # a brown table
+    img[60:420, 120:520] = (60, 120, 60)                        # a green mat
+    for y in range(96, 384, 24):                                # tiles lying across the right edge's middle 80 %
+        img[y:y + 22, 496:520] = (225, 235, 240)
+    found = find_play_area(img)
+    assert found is not None
+    assert np.allclose(found.corners, [(120, 420), (520, 420), (520, 60), (120, 60)], atol=4), found.corners
+
+
+def test_a_mat_near_the_pictures_edge_grows_no_block_out_to_it():
+    """A mat whose top edge lies a few pixels below the picture's: the closing over the tiles grew a block
+    from the mat out to the picture's edge (OpenCV erodes as if all beyond it were set), and the top side was
+    fitted aslant to keep it inside."""
+    img = np.full((480, 640, 3), (40, 60, 90), np.uint8)
+    img[6:420, 120:520] = (60, 120, 60)
+    img[200:240, 250:300] = (225, 235, 240)                     # a tile in the middle
+    found = find_play_area(img)
+    assert found is not None
+    assert np.allclose(found.corners, [(120, 420), (520, 420), (520, 6), (120, 6)], atol=4), found.corners
