@@ -220,6 +220,18 @@ def test_a_doubtful_stray_between_two_melds_spoils_neither(code, confidence):
         assert stray.role == "unknown" and stray.group not in {t.group for t in seen if t.role == "meld"}
 
 
+def test_a_faintly_found_stray_between_two_melds_spoils_neither_however_it_reads():
+    """The detector saw a tile in the gap between two melds at 0.46, and its crop of the melds' ends read
+    surely enough (0.78) to count: a tile found so faintly may be a shadow too."""
+    for seed in range(3):
+        seen, stray = _stray_between_melds(seed, "2s", 0.78)
+        stray.heat = 0.46
+        b = group_tiles(seen, SIZE)["bottom"]
+        assert {"kind": "pung", "tiles": ["9s"] * 3, "exposed": True} in b["melds"]
+        assert {"kind": "pung", "tiles": ["P"] * 3, "exposed": True} in b["melds"]
+        assert stray.role == "unknown"
+
+
 def test_a_sure_stray_reading_is_not_set_aside_to_make_melds():
     seen, stray = _stray_between_melds(0, "3m", 0.95)
     b = group_tiles(seen, SIZE)["bottom"]
