@@ -408,24 +408,36 @@ def _edge_beyond(pts: np.ndarray, t: np.ndarray, c: np.ndarray, d: np.ndarray, o
     (``pts``, ``t``: how far along it), at both ends, and next to none of
     the mat's outline past it; the tiles' ends have the edge's points past them.
     """
-    base = float(np.arctan2(d[1], d[0]))
-    best = None
-    for angle in base + np.radians(np.arange(-BEYOND_DEG, BEYOND_DEG + 1e-9, BEYOND_STEP_DEG)):
-        normal = _normal(np.array([np.cos(angle), np.sin(angle)]), outward)
-        off = (pts - c) @ normal
-        past = np.sort(off)
-        for at in np.unique(np.round(off[off > BEYOND_MIN_PX] * 2) / 2):
-            on = np.abs(off - at) <= ON_LINE_PX
-            n_on = int(on.sum())
-            if n_on < BEYOND_ON * length or (best is not None and n_on <= best[0]):
-                continue
-            if len(past) - np.searchsorted(past, at + PAST_LINE_PX, side="right") > BEYOND_PAST * length:
-                continue
-            if np.ptp(t[on]) >= BEYOND_SPREAD * length:
-                best = (n_on, on)
-    if best is None:
+    angles = float(np.arctan2(d[1], d[0])) + np.radians(np.arange(-BEYOND_DEG, BEYOND_DEG + 1e-9, BEYOND_STEP_DEG))
+    normals = np.stack([-np.sin(angles), np.cos(angles)], axis=1)
+    normals *= np.sign(normals @ outward)[:, None]
+    off = normals @ (pts - c).T                                  # each angle's offsets of the points, a row each
+    order = np.argsort(off, axis=1, kind="stable")
+    off_sorted, t_sorted = np.take_along_axis(off, order, axis=1), t[order]
+    half = np.round(off * 2).astype(np.int64)  # candidate lines: the half pixels of points beyond the fit
+    first = int(np.round(BEYOND_MIN_PX * 2))
+    at = np.arange(first, max(int(half.max()), first) + 1) / 2.0
+    # every row searched at once: each row lifted clear of the others
+    lift = (np.arange(len(angles)) * (np.ptp(off) + 4 * PAST_LINE_PX + 1.0))[:, None]
+    flat = (off_sorted + lift).ravel()
+    row_start = (np.arange(len(angles)) * off.shape[1])[:, None]
+    lo = np.searchsorted(flat, (at[None] - ON_LINE_PX + lift).ravel(), side="left").reshape(-1, len(at)) - row_start
+    hi = np.searchsorted(flat, (at[None] + ON_LINE_PX + lift).ravel(), side="right").reshape(-1, len(at)) - row_start
+    past = off.shape[1] - (np.searchsorted(flat, (at[None] + PAST_LINE_PX + lift).ravel(), side="right")
+                           .reshape(-1, len(at)) - row_start)
+    held = np.zeros((len(angles), len(at)), bool)
+    rows, cols = np.nonzero(off > BEYOND_MIN_PX)
+    held[rows, half[rows, cols] - first] = True
+    n_on = hi - lo
+    ok = held & (n_on >= BEYOND_ON * length) & (past <= BEYOND_PAST * length)
+    a_i, k_i = np.nonzero(ok)
+    for i in np.lexsort((k_i, a_i, -n_on[a_i, k_i])):  # the most points first, then by angle and offset
+        a, k = a_i[i], k_i[i]
+        if np.ptp(t_sorted[a, lo[a, k]:hi[a, k]]) >= BEYOND_SPREAD * length:
+            p = pts[order[a, lo[a, k]:hi[a, k]]]
+            break
+    else:
         return None
-    p = pts[best[1]]
     mid = p.mean(0)
     _, evecs = np.linalg.eigh(np.cov((p - mid).T))
     return mid, evecs[:, 1]
