@@ -403,7 +403,8 @@ def _edge_beyond(pts: np.ndarray, t: np.ndarray, c: np.ndarray, d: np.ndarray, o
     along the tiles' inner ends there; the fit, most of whose points lie
     on those ends, settled between them and the edge seen at the side's two
     ends, up to a width and a half inside the mat, and cut the hand out of
-    the area (rendered held-out tables: a side in five at 4 cm). The edge is
+    the area (rendered held-out tables at 4 cm: 31 sides of 128 tables more
+    than a quarter of a tile width inside, ``benchmarks/mat_edges.py``). The edge is
     the line beyond the fit with outline points on it all along the side
     (``pts``, ``t``: how far along it), at both ends, and next to none of
     the mat's outline past it; the tiles' ends have the edge's points past them.
