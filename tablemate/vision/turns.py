@@ -44,6 +44,9 @@ frame is one that play can produce (docs/table-setup.md "During play"):
 - a frame none of these read is told as the shortest stories of play from
   the accepted frame (discards, claims, kongs, one discard seen late),
   and followed if they all end on one seat (``_replayed``);
+- a frame that not even a story reads, after a change that told a discard
+  as seen late, is read from the frame before that change: the discard
+  was made up (one tile outlined twice), not missed (``TurnTracker._made_up``);
 - a side showing fewer melds than accepted shows them as accepted: melds
   never leave the table, so one missed is vision's doing (``_melds_kept``);
 - anything else (discards vanishing without a claim, no
@@ -146,6 +149,8 @@ class TurnTracker:
     _stale: bool = field(default=False, repr=False)
     #: Before the last accepted claim whose meld was not read: (accepted counts, turn, unread claims), see ``_undone``.
     _before_unread_claim: tuple | None = field(default=None, repr=False)
+    #: Before the last accepted change that told a discard as seen late: the same, see ``_made_up``.
+    _before_seen_late: tuple | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.turn not in SIDES:
@@ -192,7 +197,8 @@ class TurnTracker:
             change = (self._caught_up(counts)
                       or (played if played and played["kind"] == "melds_read" else None) or self._undone(counts)
                       or played or _interpret(self.accepted, counts, self.turn, self._unread_claims, one_late=True)
-                      or _replayed(self.accepted, counts, self.turn, self._unread_claims))
+                      or _replayed(self.accepted, counts, self.turn, self._unread_claims)
+                      or self._made_up(counts))
         self._last = counts
         if change is None:
             self.last_uncertain = True
@@ -223,6 +229,7 @@ class TurnTracker:
         if meld_unread:
             unread[SIDES.index(change["side"])] += 1
         self._before_unread_claim = before if meld_unread else None
+        self._before_seen_late = before if _tells_seen_late(change) else None
         self._unread_claims = tuple(unread)
         self.turn = change.pop("turn")
         self.kong_window = ({"side": change["side"], "tile": change["tile"]}
@@ -247,6 +254,29 @@ class TurnTracker:
             return None
         change = _interpret(last, counts, self.turn, self._unread_claims)
         return change if change is not None and change["kind"] == "discard" else None
+
+    def _made_up(self, counts: Counts) -> dict | None:
+        """A frame that makes no sense after a discard told as seen late, but does from the frame before it.
+
+        Why: a discard seen late is one the accepted frame missed; but one
+        tile outlined twice (a 4 cm discard lying sideways, outlined upright
+        and sideways, each read at 0.5) also shows a seat one discard more
+        than it played, and a story with a discard seen late tells that too.
+        Its seat then showed one discard fewer in every later frame than the
+        accepted one held, no play explains that, and the tracker stayed on
+        a wrong seat for nine frames of a hand. Asked only when nothing else
+        reads the frame: compared with the frame before that story, from the
+        turn then, it is play, and the discard seen late was made up.
+        """
+        if self._before_seen_late is None:
+            return None
+        before, turn, unread = self._before_seen_late
+        change = (_interpret(before, counts, turn, unread) or _interpret(before, counts, turn, unread, one_late=True)
+                  or _replayed(before, counts, turn, unread))
+        if change is None or change["kind"] == "melds_read":
+            return None
+        change["undone"] = unread
+        return change
 
     def _undone(self, counts: Counts) -> dict | None:
         """A frame that makes no sense after a claim whose meld was never read, but does without that claim.
@@ -357,6 +387,11 @@ def _plays(d: tuple, m: tuple, t: int, last: int | None, late_used: bool):
             dd = list(d)
             dd[x] += 1
             yield (tuple(dd), m, t, last, True), (("kind", "seen_late"), ("side", SIDES[x]))
+
+
+def _tells_seen_late(change: dict) -> bool:
+    """Whether an accepted change tells a discard as seen late (``_interpret``'s run, or a story of ``_replayed``)."""
+    return bool(change.get("seen_late")) or any(p.get("kind") == "seen_late" for p in change.get("plays", ()))
 
 
 def _melds_kept(accepted: Counts, counts: Counts) -> Counts:

@@ -337,3 +337,30 @@ def test_a_meld_missed_in_the_frame_of_a_discard_still_shows_the_discard_and_its
     assert ev == {"kind": "discard", "side": "top", "tile": "3m"} and t.turn == "left"
     assert t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m"]}, with_meld)) is None
     assert t.turn == "left" and not t.last_uncertain
+
+
+def test_a_discard_outlined_twice_and_told_as_seen_late_is_given_up_when_it_is_claimed():
+    """Hand 22 of the fresh 4.0 cm hands, typeface no training used: right's sideways 6m was outlined
+    twice (read N and 8m), two new discards at one seat, told as right's discard and one seen late. When
+    top claimed it, right showed none, two fewer than accepted: no play explains that, and the tracker
+    stayed on top for nine frames. From the frame before that story it is top's claim, then top's
+    discard: left's turn."""
+    t = TurnTracker(turn="right")
+    before = {"bottom": ["6s"], "top": ["9m"], "left": ["9s"]}
+    t.update(rec(before))
+    ev = t.update(rec({**before, "right": ["N", "8m"]}))
+    assert ev["kind"] == "plays" and t.turn == "top"
+    ev = t.update(rec(before, melds={"top": [["6m", "6m", "6m"]]}))        # top claims right's 6m
+    assert ev["kind"] == "claim" and ev["side"] == "top" and t.turn == "top" and not t.last_uncertain
+    t.update(rec({**before, "top": ["9m", "1p"]}, melds={"top": [["6m", "6m", "6m"]]}))
+    assert t.turn == "left"
+
+
+def test_a_discard_really_seen_late_is_kept_when_later_frames_are_play():
+    """The same story where the discard seen late was real: every later frame is play after it, so it stays."""
+    t = TurnTracker(turn="right")
+    before = {"bottom": ["6s"], "top": ["9m"], "left": ["9s"]}
+    t.update(rec(before))
+    t.update(rec({**before, "right": ["2p", "6m"]}))
+    ev = t.update(rec({**before, "right": ["2p", "6m"], "top": ["9m", "1p"]}))
+    assert ev == {"kind": "discard", "side": "top", "tile": "1p"} and t.turn == "left"
