@@ -35,11 +35,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision_accuracy import AREA_CM, RANGE, SEED0  # noqa: E402  (the same tables)
+from vision_accuracy import held_out_table  # noqa: E402  (the same tables)
 
 from tablemate.vision.autocalibrate import find_calibration  # noqa: E402
 from tablemate.vision.recognize import load_still  # noqa: E402
-from tablemate.vision.render import random_layout, render_scene  # noqa: E402
 
 OFF_W = 0.25    # a side this many tile widths off the true one is counted
 TABLE_W = 1.0   # every side this far outside: the table's edge found, not the mat's
@@ -51,11 +50,7 @@ def still(size: str, k: int, family: str, cache: Path) -> tuple[Path, dict]:
     name = f"{family}_{size}_{k + 1}"  # no Path.with_suffix: "4.0_1" ends in what it takes for a suffix
     jpg, truth = cache / f"{name}.jpg", cache / f"{name}.json"
     if not truth.exists():
-        offset = 0 if size == RANGE else int(float(size) * 1000)
-        seed = SEED0 + offset + k
-        layout = random_layout(np.random.default_rng(seed), "scoring" if k % 4 else "play")
-        fixed = {} if size == RANGE else {"tile_cm": float(size), "area_cm": AREA_CM}
-        img, gt, cal = render_scene(layout, seed, family=family, **fixed)
+        img, gt, cal = held_out_table(size, k, family)
         cv2.imwrite(str(jpg), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
         widths = [min(np.linalg.norm(np.subtract(t["corners"][1], t["corners"][0])),
                       np.linalg.norm(np.subtract(t["corners"][3], t["corners"][0]))) for t in gt["tiles"]]

@@ -153,6 +153,16 @@ RENDERED_FAMILIES = ("holdout", "drawn-held-out", "train")
 RANGE = "range"  # a size label: tiles drawn from the whole range players own
 
 
+def held_out_table(size: float | str, k: int, family: str) -> tuple[np.ndarray, dict, dict]:
+    """The k-th (from 0) rendered held-out table of ``size`` (cm on 85 cm, or ``RANGE``) in ``family``: (image,
+    truth, calibration), as ``render_scene`` gives them. One place for the seeds, so other benchmarks
+    (``mat_edges.py``) measure the very same tables."""
+    seed = SEED0 + (0 if size == RANGE else int(float(size) * 1000)) + k
+    layout = random_layout(np.random.default_rng(seed), "scoring" if k % 4 else "play")
+    fixed = {} if size == RANGE else {"tile_cm": float(size), "area_cm": AREA_CM}
+    return render_scene(layout, seed, family=family, **fixed)
+
+
 def _quad_centres(tiles) -> np.ndarray:
     return np.array([_centre(t) for t in tiles]).reshape(-1, 2)
 
@@ -261,14 +271,9 @@ def rendered_figures(size: float | str, scenes: int, family: str, models_dir=Non
     e2e = [0, 0]
     seats_ok = seats_n = hidden_ok = seats_found_ok = discards_ok = 0
     wrong_codes: Counter = Counter()
-    offset = 0 if size == RANGE else int(float(size) * 1000)
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(first, first + scenes):
-            seed = SEED0 + offset + k
-            rng = np.random.default_rng(seed)
-            layout = random_layout(rng, "scoring" if k % 4 else "play")
-            fixed = {} if size == RANGE else {"tile_cm": float(size), "area_cm": AREA_CM}
-            img, gt, cal = render_scene(layout, seed, family=family, **fixed)
+            img, gt, cal = held_out_table(size, k, family)
             path, cpath = Path(tmp) / "s.jpg", Path(tmp) / "s.json"
             cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
             cpath.write_text(json.dumps(cal))
