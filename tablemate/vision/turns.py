@@ -47,6 +47,12 @@ frame is one that play can produce (docs/table-setup.md "During play"):
 - a frame that not even a story reads, after a change that told a discard
   as seen late, is read from the frame before that change: the discard
   was made up (one tile outlined twice), not missed (``TurnTracker._made_up``);
+- a frame nothing above reads, one discard or claim after the frame before
+  it (itself uncertain), is that play: two frames that agree with each
+  other are trusted over an accepted frame that failed them both (a phantom
+  discard accepted with a play; ``TurnTracker._agreed``). A hand over
+  discards in those two frames looks the same, so the accepted frame is
+  kept, and the hidden tiles coming back are read against it;
 - a side showing fewer melds than accepted shows them as accepted: melds
   never leave the table, so one missed is vision's doing (``_melds_kept``);
 - anything else (discards vanishing without a claim, no
@@ -151,6 +157,8 @@ class TurnTracker:
     _before_unread_claim: tuple | None = field(default=None, repr=False)
     #: Before the last accepted change that told a discard as seen late: the same, see ``_made_up``.
     _before_seen_late: tuple | None = field(default=None, repr=False)
+    #: Before the last change accepted from two frames that agree with each other only: the same, see ``_agreed``.
+    _before_agreed: tuple | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.turn not in SIDES:
@@ -163,6 +171,7 @@ class TurnTracker:
         self.turn = next_side(self.turn)
         self._pending, self._seen = None, 0
         self._before_unread_claim = None  # the players' word stands: no claim is undone behind it
+        self._before_agreed = None
         self.kong_window = None
         return {"kind": "next", "side": self.turn}
 
@@ -198,7 +207,8 @@ class TurnTracker:
                       or (played if played and played["kind"] == "melds_read" else None) or self._undone(counts)
                       or played or _interpret(self.accepted, counts, self.turn, self._unread_claims, one_late=True)
                       or _replayed(self.accepted, counts, self.turn, self._unread_claims)
-                      or self._made_up(counts))
+                      or self._made_up(counts)
+                      or self._agreed(counts))
         self._last = counts
         if change is None:
             self.last_uncertain = True
@@ -207,6 +217,7 @@ class TurnTracker:
         self._stale = False
         late = change.pop("late_melds", (0, 0, 0, 0))
         undone = change.pop("undone", None)
+        agreed = change.pop("agreed", False)
         if change["kind"] == "melds_read":  # only the melds of claims already followed: nothing happened
             self.accepted = counts
             self._unread_claims = tuple(u - k for u, k in zip(self._unread_claims, late))
@@ -230,6 +241,7 @@ class TurnTracker:
             unread[SIDES.index(change["side"])] += 1
         self._before_unread_claim = before if meld_unread else None
         self._before_seen_late = before if _tells_seen_late(change) else None
+        self._before_agreed = before if agreed else None
         self._unread_claims = tuple(unread)
         self.turn = change.pop("turn")
         self.kong_window = ({"side": change["side"], "tile": change["tile"]}
@@ -254,6 +266,30 @@ class TurnTracker:
             return None
         change = _interpret(last, counts, self.turn, self._unread_claims)
         return change if change is not None and change["kind"] == "discard" else None
+
+    def _agreed(self, counts: Counts) -> dict | None:
+        """A frame nothing reads from the accepted one, one play after the frame before it: that play.
+
+        Why: ``_caught_up`` asks the same only while the table grows since
+        the accepted frame. A phantom discard (an outline on the mat read as
+        a tile) at the seat on turn's neighbour, seen in the frame of that
+        seat's discard, is a run in play order and was accepted; every later
+        frame then showed that seat one discard fewer than accepted, no play
+        explains that, and the tracker stayed on a wrong seat until the hand
+        ended. Two frames that are play between themselves are trusted over
+        the accepted one, after it failed them both. A hand over discards for
+        two frames while a seat plays looks the same; the accepted frame is
+        kept for that (``_before_agreed``): when the hidden tiles come back,
+        the frame is read from it, as ``_undone`` does.
+        """
+        last = self._last
+        if not self._stale or last is None or not _grown(last, counts):
+            return None
+        change = _interpret(last, counts, self.turn, self._unread_claims)
+        if change is None or change["kind"] not in ("discard", "claim") or change.get("meld_unread"):
+            return None
+        change["agreed"] = True
+        return change
 
     def _made_up(self, counts: Counts) -> dict | None:
         """A frame that makes no sense after a discard told as seen late, but does from the frame before it.
@@ -290,14 +326,16 @@ class TurnTracker:
         turn then, the new frame is ordinary play: the claim is undone and
         that play followed.
         """
-        if self._before_unread_claim is None:
-            return None
-        before, turn, unread = self._before_unread_claim
-        change = _interpret(before, counts, turn, unread)
-        if change is None or change["kind"] == "melds_read" or change.get("meld_unread"):
-            return None
-        change["undone"] = unread
-        return change
+        for stored in (self._before_unread_claim, self._before_agreed):
+            if stored is None:
+                continue
+            before, turn, unread = stored
+            change = _interpret(before, counts, turn, unread)
+            if change is None or change["kind"] == "melds_read" or change.get("meld_unread"):
+                continue
+            change["undone"] = unread
+            return change
+        return None
 
 
 #: The most backs a meld shows: a concealed kong laid face down.

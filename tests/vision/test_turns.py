@@ -226,17 +226,36 @@ def test_a_discard_seen_late_does_not_leave_the_turn_on_a_wrong_seat():
     assert t.turn == "right"
 
 
-def test_a_hand_over_the_discards_while_a_seat_plays_keeps_the_accepted_frame():
-    """A hand over top's and left's discards for two frames, while right discards: the frames lost tiles,
-    so nothing is caught up from them; when the hand leaves, right's discard is read against the accepted
-    frame."""
+def test_a_hand_over_the_discards_while_a_seat_plays_is_followed_and_the_hidden_tiles_coming_back_are_nothing_new():
+    """A hand over top's and left's discards for two frames, while right discards: the second frame is one
+    discard after the first (``_agreed``), so right's turn is over; when the hand leaves, the tiles that come
+    back are read against the frame before (right's discard again), not as top's and left's discards."""
     t = TurnTracker(turn="right")
     full = {"bottom": ["1m"], "top": ["3m"], "left": ["4m"]}
     t.update(rec(full))
-    assert t.update(rec({"bottom": ["1m"]})) is None
-    assert t.update(rec({"bottom": ["1m"], "right": ["2m"]})) is None and t.turn == "right"
+    assert t.update(rec({"bottom": ["1m"]})) is None and t.last_uncertain
+    ev = t.update(rec({"bottom": ["1m"], "right": ["2m"]}))
+    assert ev == {"kind": "discard", "side": "right", "tile": "2m"} and t.turn == "top"
     ev = t.update(rec({**full, "right": ["2m"]}))
-    assert ev["kind"] == "discard" and ev["side"] == "right" and t.turn == "top"
+    assert ev["kind"] == "discard" and ev["side"] == "right" and t.turn == "top" and not t.last_uncertain
+    ev = t.update(rec({**full, "right": ["2m"], "top": ["3m", "5m"]}))
+    assert ev == {"kind": "discard", "side": "top", "tile": "5m"} and t.turn == "left"
+
+
+def test_an_accepted_frame_holding_tiles_the_table_does_not_is_given_up_when_two_frames_agree():
+    """The first frame shows a cup's rim beside top's and left's discards, read as a tile each. Every later
+    frame shows both seats one discard fewer than accepted, which no play explains: before ``_agreed`` the
+    tracker stayed on bottom while right and top played. Two frames one discard apart are followed."""
+    t = TurnTracker(turn="bottom")
+    t.update(rec({"bottom": ["1m"], "right": ["2m"], "top": ["3m", "9p"], "left": ["4m", "9p"]}))
+    table = {"bottom": ["1m", "5m"], "right": ["2m"], "top": ["3m"], "left": ["4m"]}
+    assert t.update(rec(table)) is None and t.last_uncertain                   # bottom discarded 5m
+    table["right"] = ["2m", "6m"]
+    ev = t.update(rec(table))
+    assert ev == {"kind": "discard", "side": "right", "tile": "6m"} and t.turn == "top"
+    table["top"] = ["3m", "7m"]
+    ev = t.update(rec(table))
+    assert ev == {"kind": "discard", "side": "top", "tile": "7m"} and t.turn == "left"
 
 
 def test_a_row_of_backs_with_one_face_misread_among_them_is_no_claim():
