@@ -355,16 +355,47 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
 
     ``size`` is the side of the top-down square in pixels. Returns
     ``{side: seat}`` as in docs/formats.md.
+
+    A face-up tile in a corner in line with two seats' rows joins the row
+    it lies nearer (``_row_beside``). Where that leaves it in no meld, the
+    table is grouped again with it in the other row, and the grouping that
+    leaves fewer tiles unknown stands. Why: with big tiles on a small
+    table, a winning tile set a width apart at the right end of the bottom
+    hand lies next to the head of the right seat's melds, a little nearer
+    them; it made their pung four tiles that are no meld, and the winner's
+    hand lacked its winning tile. Which row makes melds is what decides.
     """
+    first = [dict(vars(t)) for t in tiles]
+    forced: dict[int, str] = {}
+    seats, ambiguous = _grouped(tiles, size, forced)
+    for i, other in ambiguous:
+        if tiles[i].role != "unknown":
+            continue
+        unknown = sum(t.role == "unknown" for t in tiles)
+        grouped = [dict(vars(t)) for t in tiles]
+        for t, saved in zip(tiles, first):
+            vars(t).update(saved)
+        trial, _ = _grouped(tiles, size, {**forced, i: other})
+        if sum(t.role == "unknown" for t in tiles) < unknown:
+            seats, forced[i] = trial, other
+        else:
+            for t, saved in zip(tiles, grouped):
+                vars(t).update(saved)
+    return seats
+
+
+def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[dict, list[tuple[int, str]]]:
+    """``group_tiles`` with the corner tiles ``forced`` ({index: side}) into a row: (seats, the corner tiles
+    in line with two rows, as (index, the row not chosen))."""
     seats = {s: empty_seat() for s in SIDES}
     if not tiles:
-        return seats
+        return seats, []
     unit = unit_width(tiles)
     zone_w = zone_width(size, unit)
     dists = [{"bottom": size - t.cy, "right": size - t.cx, "top": t.cy, "left": t.cx} for t in tiles]
     for t, d in zip(tiles, dists):
         t.side = _zone_side(t, d, zone_w * unit)
-    _corner_tiles_join_their_row(tiles, dists, zone_w * unit, unit)
+    ambiguous = _corner_tiles_join_their_row(tiles, dists, zone_w * unit, unit, forced)
     for t, d in zip(tiles, dists):
         f, r = FRAMES[t.side]
         t.v = d[t.side] / unit
@@ -452,7 +483,7 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
         for t in ordered:
             t.role, t.group = "discard", group
         seats[side]["discards"] = [t.code for t in ordered]
-    return seats
+    return seats, ambiguous
 
 
 def _shows_melds_only(row: list[Seen], side: str, unit: float) -> bool:
@@ -615,7 +646,8 @@ def _zone_side(t: Seen, dist: dict, zone: float) -> str:
     return first if (first in along_y) == vertical else second
 
 
-def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: float, unit: float) -> None:
+def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: float, unit: float,
+                                 forced: dict[int, str]) -> list[tuple[int, str]]:
     """A face-up tile in a corner joins the seat whose row it ends, when exactly one seat's row is beside it.
 
     Why: ``_zone_side`` goes by the tile's length, but a claimed tile lies
@@ -631,25 +663,39 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
     is nearly square, its length no guide, and the ends of a 4 cm seat's
     standing hand went to both neighbours, whose revealed hands were then
     taken for hidden ones.
+
+    Returns the face-up tiles that lie in line with both rows, each with the
+    row not chosen, and puts each tile of ``forced`` in the row given there.
     """
-    for t, d in zip(tiles, dists):
+    ambiguous = []
+    for i, (t, d) in enumerate(zip(tiles, dists)):
         near = sorted(d, key=d.get)[:2]  # the two nearest edges: a corner when both are within the zone
         if t.state in ("face_up", "standing") and d[near[1]] <= zone and _neighbours(*near):
-            if t.state == "face_up" and _is_bonus(t.code) and ORIENT_SIDE.get(t.orient) in near:
+            if i in forced:
+                t.side = forced[i]
+            elif t.state == "face_up" and _is_bonus(t.code) and ORIENT_SIDE.get(t.orient) in near:
                 t.side = ORIENT_SIDE[t.orient]
             else:
-                t.side = _row_beside(t, near, tiles, unit) or t.side
+                side, other = _row_beside(t, near, tiles, unit)
+                t.side = side or t.side
+                if side is not None and other is not None and t.state == "face_up":
+                    ambiguous.append((i, other))
+    return ambiguous
 
 
-def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> str | None:
-    """The one of ``sides`` whose row (among ``others``) ``t`` lies in line with, or None if none.
+def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> tuple[str | None, str | None]:
+    """The one of ``sides`` whose row (among ``others``) ``t`` lies in line with, or None if none; and the
+    other side where ``t`` lies in line with its row too, or as a tile set apart from its end (else None).
 
     In line: as deep from that side's edge as one of its tiles that lie as
     ``t`` does (standing, or not), and the next tile along the edge from it.
     Where both rows are, the one whose next tile leaves the narrower gap to
     ``t``: a meld's tiles touch, and a kong's claimed tile, turned at the end
     of a 4 cm row in the corner, was as near the head of the neighbour's
-    melds, three quarters of a width away.
+    melds, three quarters of a width away. A tile as deep as the other
+    row, but a gap of up to a tile from its end (``ROW_SET_APART_W``), is
+    not in line with it (a winning tile is set apart from its hand so), but
+    that other row is named: only melds can tell (``group_tiles``).
     """
     def depth_along(u: Seen, side: str) -> tuple[float, float]:
         return (u.cy, u.cx) if side in ("bottom", "top") else (u.cx, u.cy)
@@ -657,26 +703,31 @@ def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> str | None:
     def half_along(u: Seen, side: str) -> float:  # half the tile's extent along the side's edge
         return extent_along(u, np.float64([1.0, 0.0] if side in ("bottom", "top") else [0.0, 1.0])) / 2
 
-    gaps = {}
+    gaps, set_apart = {}, set()
     for side in sides:
         d, a = depth_along(t, side)
-        near = [abs(depth_along(u, side)[1] - a) - half_along(u, side) - half_along(t, side) for u in others
+        near = [(abs(depth_along(u, side)[1] - a) - half_along(u, side) - half_along(t, side),
+                 abs(depth_along(u, side)[1] - a)) for u in others
                 if u is not t and u.side == side and (u.state == "standing") == (t.state == "standing")
-                and abs(depth_along(u, side)[0] - d) < ROW_DEPTH_W * unit
-                and abs(depth_along(u, side)[1] - a) < ROW_NEXT_W * unit]
-        if near:
-            gaps[side] = min(near)
+                and abs(depth_along(u, side)[0] - d) < ROW_DEPTH_W * unit]
+        gap = [g for g, along in near if along < ROW_NEXT_W * unit]
+        if gap:
+            gaps[side] = min(gap)
+        elif any(along < ROW_SET_APART_W * unit for _, along in near):
+            set_apart.add(side)
     if not gaps:
-        return None
+        return None, None
     if len(gaps) == 1:
-        return next(iter(gaps))
+        first = next(iter(gaps))
+        return first, next((s for s in sides if s in set_apart), None)
     (first, g1), (second, g2) = sorted(gaps.items(), key=lambda kv: kv[1])
-    return first if g2 - g1 >= ROW_GAP_APART_W * unit else None
+    return (first, second) if g2 - g1 >= ROW_GAP_APART_W * unit else (None, None)
 
 
 ROW_DEPTH_W = 0.6   # a tile in line with a row lies this near its depth from the edge (tile widths) ...
 ROW_NEXT_W = 1.9    # ... and this near the next tile along it (a turned tile is about 1.4 widths long)
 ROW_GAP_APART_W = 0.3  # in line with two rows, a tile joins the one whose gap to it is this much narrower
+ROW_SET_APART_W = 3.0  # a tile this near the next tile of a row (but not ROW_NEXT_W) may be set apart from it
 
 
 def _discard_side(t: Seen, size: float, unit: float) -> str:
@@ -706,7 +757,7 @@ def _diagonal_discards_join_their_row(discards: list[Seen], size: float, unit: f
     for t in discards:
         x, y = t.cx - size / 2, t.cy - size / 2
         if abs(abs(x) - abs(y)) <= DIAGONAL_W * unit:
-            t.side = _row_beside(t, ("right" if x > 0 else "left", "bottom" if y > 0 else "top"), discards, unit) or t.side
+            t.side = _row_beside(t, ("right" if x > 0 else "left", "bottom" if y > 0 else "top"), discards, unit)[0] or t.side
 
 
 def _in_the_wall(t: Seen, wall: list[Seen], unit: float) -> bool:

@@ -272,6 +272,42 @@ def test_a_kongs_claimed_tile_in_the_corner_joins_the_row_it_touches():
     assert seats["left"]["melds"] == [{"kind": "pung", "tiles": ["6m"] * 3, "exposed": True}]
 
 
+def _winning_tile_in_the_corner(code):
+    """Fresh range table 46 (tiles about 3.6 cm on a small table), as the square shows it: the bottom hand
+    with its winning tile set a width apart at its right end, next to the head of the right seat's melds
+    (a 1p pung, then a 5p-6p-7p chow with its claimed tile turned), a little nearer those."""
+    w, h = 27.8, 37.8
+    hand = ["9m", "7m", "W", "6m", "8p", "4m", "1m", "7s", "9s", "E", "5m", "3m", "8s"]
+    xs = [111, 141, 171, 201, 233, 263, 294, 324, 355, 387, 419, 450, 481]
+    tiles = [Seen(x, 611, w, h, 0, "face_up", c) for x, c in zip(xs, hand)]
+    corner = Seen(537, 610, w, h, 0, "face_up", code)
+    tiles += [corner] + [Seen(550.5, y, w, h, 3, "face_up", "1p") for y in (574.5, 544.0, 513.5)]
+    tiles += [Seen(551.2, 468.8, w, h, 3, "face_up", "5p"), Seen(554.4, 431.8, w, h, 0, "face_up", "6p"),
+              Seen(550.6, 397.1, w, h, 3, "face_up", "7p")]
+    return tiles, corner, hand
+
+
+def test_a_winning_tile_set_apart_in_the_corner_next_to_a_neighbours_melds_is_the_winners():
+    """In line with the right seat's melds it made their 1p pung four tiles that are no meld, and the bottom
+    hand lacked its winning tile; grouped with the bottom hand instead, every tile is in a meld or the hand."""
+    tiles, corner, hand = _winning_tile_in_the_corner("5p")
+    seats = group_tiles(tiles, SIZE)
+    assert corner.side == "bottom" and corner.role == "winning"
+    assert seats["bottom"]["winning_tile"] == "5p" and sorted(seats["bottom"]["concealed"]) == sorted(hand)
+    assert seats["right"]["melds"] == [{"kind": "pung", "tiles": ["1p"] * 3, "exposed": True},
+                                       {"kind": "chow", "tiles": ["5p", "6p", "7p"], "exposed": True}]
+    assert not any(t.role == "unknown" for t in tiles)
+
+
+def test_a_tile_in_the_corner_that_makes_a_neighbours_meld_stays_in_it():
+    """The guard: the same tile read 1p makes the right seat's pung a kong, so it stays there."""
+    tiles, corner, hand = _winning_tile_in_the_corner("1p")
+    seats = group_tiles(tiles, SIZE)
+    assert corner.side == "right"
+    assert {"kind": "kong", "tiles": ["1p"] * 4, "exposed": True} in seats["right"]["melds"]
+    assert seats["bottom"]["winning_tile"] is None and sorted(seats["bottom"]["concealed"]) == sorted(hand)
+
+
 def test_a_lone_back_outline_nearest_the_edge_is_not_taken_for_the_hand_row():
     """A stray outline on the mat between a revealed hand and the table's edge, read as a back, lies in a row
     of its own nearest the edge; the hand row is still the revealed hand."""
