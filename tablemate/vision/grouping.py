@@ -232,10 +232,12 @@ def _split_melds(tiles: list[Seen], fixes: bool = True) -> list[tuple[list[Seen]
 
 DOUBTFUL = 0.75  # a reading below this may be a shadow's, and is set aside if it alone spoils a meld row
 FAINT = 0.5      # ... as may a tile the detector found less surely than this, whatever its reading
+DOUBLE_W = 0.8   # ... or the fainter of two outlines whose middles lie closer than this (tile widths) along the row,
+DOUBLE_FAINTER = 0.2  # ... found this much less surely (of two found alike neither is the double)
 
 
-def _split_melds_but_one(tiles: list[Seen]) -> tuple[list | None, Seen | None]:
-    """Melds of all tiles but one doubtful tile, if that alone splits the run: (melds, that tile).
+def _split_melds_but_strays(tiles: list[Seen]) -> tuple[list | None, list[Seen]]:
+    """Melds of all tiles but one doubtful tile (or two), if that alone splits the run: (melds, those tiles).
 
     Why: a shadow in the gap between two melds can be seen as a tile, face
     down or read as some face, and a lone back or a doubtful reading then
@@ -248,15 +250,29 @@ def _split_melds_but_one(tiles: list[Seen]) -> tuple[list | None, Seen | None]:
     when every other tile then makes melds exactly: a row that cannot be
     split is all ``unknown`` anyway, so setting one tile aside never loses a
     meld that was found.
+
+    Also a double: the clearly fainter (``DOUBLE_FAINTER``) of two outlines
+    whose middles lie closer than ``DOUBLE_W`` along the row (a meld's
+    tiles lie a width apart, so one of them is no tile). And
+    where no one tile will do, two of them (range table 54: the fainter
+    outline of a 2s outlined twice, and a faint back on a pale mat before
+    the seat's flower, spoiled a pung and a chow).
     """
+    doubles = {id(a if a.heat < b.heat else b) for a, b in zip(tiles, tiles[1:])
+               if abs(b.u - a.u) < DOUBLE_W and abs(a.heat - b.heat) >= DOUBLE_FAINTER}
     doubtful = sorted((t for t in tiles if t.code == "back" or t.confidence < DOUBTFUL or t.heat < FAINT
-                       or _is_bonus(t.code)),
+                       or _is_bonus(t.code) or id(t) in doubles),
                       key=lambda t: (not _is_bonus(t.code), t.confidence))
     for t in doubtful:
         parts = _split_melds([u for u in tiles if u is not t])
         if parts is not None:
-            return parts, t
-    return None, None
+            return parts, [t]
+    for k, t in enumerate(doubtful):
+        for t2 in doubtful[k + 1:]:
+            parts = _split_melds([u for u in tiles if u is not t and u is not t2])
+            if parts is not None:
+                return parts, [t, t2]
+    return None, []
 
 
 def _rows(tiles: list[Seen], split: float) -> list[list[Seen]]:
@@ -841,10 +857,10 @@ def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -
         if not rest:
             continue
         parts = _split_melds(rest)
-        stray = None
+        strays: list[Seen] = []
         if parts is None:
-            parts, stray = _split_melds_but_one(rest)
-        if stray is not None:  # fits no meld: unknown, in a group of its own, never forced into one
+            parts, strays = _split_melds_but_strays(rest)
+        for stray in strays:  # fits no meld: unknown, in a group of its own, never forced into one
             group += 1
             stray.role, stray.group = "unknown", group
         if parts is None:  # still a group of the row: it shows the seat has laid tiles out

@@ -232,6 +232,40 @@ def test_a_faintly_found_stray_between_two_melds_spoils_neither_however_it_reads
         assert stray.role == "unknown"
 
 
+def _meld_row_with_a_double_and_a_faint_back(double_heat):
+    """Range table 54, the left seat's meld row as the bottom seat's: a 3p pung, a 2s-3s-4s chow whose 2s is
+    outlined twice (the second outline 0.72 widths before it), a faint back on a pale mat, then a flower;
+    behind them the seat's hand."""
+    w, h, y = 27.8, 37.8, SIZE - 62
+
+    def up(code, x, heat=0.95, state="face_up", confidence=1.0):
+        return Seen(x, y, w, h, 0, state, code, confidence, heat=heat)
+    double = up("2s", 100 + 28.5 * 2.9, heat=double_heat, confidence=0.9)
+    back = up("back", 100 + 28.5 * 6.55, heat=0.55, state="face_down", confidence=0.95)
+    tiles = [up("3p", 100 + 28.5 * k) for k in range(3)] + [double]
+    tiles += [up(c, 100 + 28.5 * (3.62 + k)) for k, c in enumerate(["2s", "3s", "4s"])]
+    tiles += [back, up("h1", 100 + 28.5 * 7.55)]
+    tiles += [Seen(120 + 28.5 * k, SIZE - 20, w, 24, 0, "standing") for k in range(7)]  # the hand, standing
+    return tiles, double, back
+
+
+def test_a_tile_outlined_twice_and_a_faint_back_in_one_meld_row_spoil_no_meld():
+    tiles, double, back = _meld_row_with_a_double_and_a_faint_back(double_heat=0.5)
+    b = group_tiles(tiles, SIZE)["bottom"]
+    assert b["melds"] == [{"kind": "pung", "tiles": ["3p"] * 3, "exposed": True},
+                          {"kind": "chow", "tiles": ["2s", "3s", "4s"], "exposed": True}]
+    assert b["flowers"] == ["h1"] and double.role == back.role == "unknown"
+
+
+def test_of_two_outlines_of_one_tile_the_surer_stays_in_the_meld():
+    """The same row with the double found more surely than the tile beside it: the other outline is set aside."""
+    tiles, double, back = _meld_row_with_a_double_and_a_faint_back(double_heat=0.99)
+    tiles[4].heat = 0.5
+    b = group_tiles(tiles, SIZE)["bottom"]
+    assert {"kind": "chow", "tiles": ["2s", "3s", "4s"], "exposed": True} in b["melds"]
+    assert double.role == "meld" and tiles[4].role == "unknown"
+
+
 def test_a_sure_stray_reading_is_not_set_aside_to_make_melds():
     seen, stray = _stray_between_melds(0, "3m", 0.95)
     b = group_tiles(seen, SIZE)["bottom"]
