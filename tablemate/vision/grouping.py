@@ -913,13 +913,18 @@ def _meld_tiles_read_as_flowers(run: list[Seen], side: str) -> list[Seen]:
     counts the meld as laid out (three unread tiles count as one). An
     unusual set's claimed tile in a video frame was read as a flower 0.99
     sure frame after frame, and every claim at that seat was missed. A
-    flower touching a meld that stands without it stays a flower.
+    flower touching a meld that stands without it stays a flower, as does
+    one beside backs that no meld of that many tiles shows (only a
+    concealed kong shows backs, two of its four): on a pale mat two faint
+    outlines read as backs beside the bottom seat's flower made it a
+    meld's tile (range table 54).
     """
     bonus = [t for t in run if _is_bonus(t.code)]
     rest = [t for t in run if not _is_bonus(t.code)]
     if not bonus or not rest:
         return []
-    if len(run) in (3, 4) and _split_melds(rest) is None:
+    backs = sum(t.code == "back" for t in rest)
+    if len(run) in (3, 4) and backs in ((0,) if len(run) == 3 else (0, 2)) and _split_melds(rest) is None:
         return bonus
     return [t for t in bonus if _lies_across(t, side)]
 

@@ -266,6 +266,23 @@ def test_of_two_outlines_of_one_tile_the_surer_stays_in_the_meld():
     assert double.role == "meld" and tiles[4].role == "unknown"
 
 
+def test_a_flower_beside_two_faint_backs_on_a_pale_mat_stays_the_seats_flower():
+    """Range table 54, the bottom seat: a chow, then its flower, then two faint outlines on a pale mat read as
+    backs. Three touching tiles with a flower among them were one meld misread; but no three-tile meld
+    shows backs, so the flower is the seat's and the backs are no meld (the turn tracker counted the three as
+    a meld laid out)."""
+    w, h, y = 27.8, 37.8, SIZE - 62
+    tiles = [Seen(100 + 28.5 * k, y, w, h, 0, "face_up", c, heat=0.9) for k, c in enumerate(["7p", "8p", "9p"])]
+    flower = Seen(100 + 28.5 * 4.1, y, w, h, 0, "face_up", "h7", heat=0.95)
+    backs = [Seen(100 + 28.5 * x, y + 5, w, h, 0, "face_down", "back", c, heat=e)
+             for x, c, e in ((5.3, 0.93, 0.67), (6.5, 0.71, 0.42))]
+    tiles += [flower] + backs + [Seen(120 + 28.5 * k, SIZE - 20, w, 24, 0, "standing") for k in range(10)]
+    b = group_tiles(tiles, SIZE)["bottom"]
+    assert b["flowers"] == ["h7"] and flower.role == "flower"
+    assert b["melds"] == [{"kind": "chow", "tiles": ["7p", "8p", "9p"], "exposed": True}]
+    assert len({t.group for t in backs}) == 2, "two strays, each in a group of its own, not one meld's three"
+
+
 def test_a_sure_stray_reading_is_not_set_aside_to_make_melds():
     seen, stray = _stray_between_melds(0, "3m", 0.95)
     b = group_tiles(seen, SIZE)["bottom"]
