@@ -118,3 +118,28 @@ def test_lab_is_opencv_s_lab_without_its_rounding():
     assert np.abs(ours - exact).max() < 0.5
     assert np.abs(ours - eight_bit).max() < 2.5 and np.abs(ours - eight_bit).mean() < 0.3
     assert ours.shape == (len(bgr), 3) and ours.dtype == np.float32
+
+
+def _read_with_a_back_read_ivory_tile(white, other):
+    """Five sure green backs, five sure ivory 1m faces, and an ivory tile read as a back at 0.98 whose other
+    0.02 the reader gives the white dragon and 1m as ``white`` and ``other``: its probabilities after the rule."""
+    from tablemate.vision.contract import READER_CLASSES
+    from tablemate.vision.tile_colours import read_blank_backs_face_up
+    back, p_col, one = READER_CLASSES.index("back"), READER_CLASSES.index("P"), READER_CLASSES.index("1m")
+    probs = np.zeros((11, len(READER_CLASSES)), np.float32)
+    probs[:5, back] = 1.0
+    probs[5:10, one] = 1.0
+    probs[10, back], probs[10, p_col], probs[10, one] = 0.98, white, other
+    lab = lab_of([GREEN_BACK] * 5 + [IVORY] * 6)
+    read_blank_backs_face_up(probs, np.full(11, 0.98), lab)
+    return READER_CLASSES[int(probs[10].argmax())], READER_CLASSES[int(probs[9].argmax())]
+
+
+def test_a_back_read_tile_of_the_faces_colour_whose_faces_say_is_mostly_the_white_dragon_is_one():
+    """Fresh 3.0 cm table 55: a blank white dragon ending a revealed hand, read as a back at 0.98 with the
+    white dragon 70 % of the rest. Its colour, the faces' ground and not the backs', says it lies face up."""
+    assert _read_with_a_back_read_ivory_tile(0.014, 0.006) == ("P", "1m")
+
+
+def test_a_back_read_tile_of_the_faces_colour_whose_faces_say_is_another_face_stays_a_back():
+    assert _read_with_a_back_read_ivory_tile(0.006, 0.014) == ("back", "1m")
