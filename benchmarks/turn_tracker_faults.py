@@ -13,7 +13,10 @@ on its own line and mixed:
 - a hard tile: a discard the reader keeps missing (missed in 80 % of the
   frames that show it), as one faint tile of an unusual set is;
 - a phantom discard (an outline on the mat read as a tile), per seat and frame;
-- a meld missed (the last meld of a seat not read), per seat and frame.
+- a meld missed (the last meld of a seat not read), per seat and frame;
+- a hand over a seat's discards: from a frame on, that seat's last one to
+  three discards are not seen for one to three frames (a player reaching
+  across the table), while play goes on.
 
 The figure is the share of frames after which the tracker names the seat
 on turn. Frames that show nothing of a play (the only new discard missed)
@@ -36,16 +39,17 @@ from tablemate.app.session import play_sequence, recognition_of  # noqa: E402
 from tablemate.vision.turns import SIDES, TurnTracker  # noqa: E402
 
 #: (name, share of discards missed per frame, share of discards that are hard, phantoms per seat and frame,
-#: share of frames with a seat's last meld missed)
+#: share of frames with a seat's last meld missed, share of frames in which a hand starts to cover discards)
 FAULTS = (
-    ("none", 0.0, 0.0, 0.0, 0.0),
-    ("a discard missed in 2 % of frames", 0.02, 0.0, 0.0, 0.0),
-    ("a discard missed in 5 % of frames", 0.05, 0.0, 0.0, 0.0),
-    ("5 % of discards hard (missed in 80 % of frames)", 0.0, 0.05, 0.0, 0.0),
-    ("10 % of discards hard", 0.0, 0.10, 0.0, 0.0),
-    ("phantom discards, 3 % a seat and frame", 0.0, 0.0, 0.03, 0.0),
-    ("a seat's last meld missed in 20 % of frames", 0.0, 0.0, 0.0, 0.20),
-    ("mixed: 2 % missed, 5 % hard, 1 % phantoms, 10 % melds missed", 0.02, 0.05, 0.01, 0.10),
+    ("none", 0.0, 0.0, 0.0, 0.0, 0.0),
+    ("a discard missed in 2 % of frames", 0.02, 0.0, 0.0, 0.0, 0.0),
+    ("a discard missed in 5 % of frames", 0.05, 0.0, 0.0, 0.0, 0.0),
+    ("5 % of discards hard (missed in 80 % of frames)", 0.0, 0.05, 0.0, 0.0, 0.0),
+    ("10 % of discards hard", 0.0, 0.10, 0.0, 0.0, 0.0),
+    ("phantom discards, 3 % a seat and frame", 0.0, 0.0, 0.03, 0.0, 0.0),
+    ("a seat's last meld missed in 20 % of frames", 0.0, 0.0, 0.0, 0.20, 0.0),
+    ("a hand over discards from 5 % of frames", 0.0, 0.0, 0.0, 0.0, 0.05),
+    ("mixed: 2 % missed, 5 % hard, 1 % phantoms, 10 % melds missed", 0.02, 0.05, 0.01, 0.10, 0.0),
 )
 HARD_MISSED = 0.8
 
@@ -68,7 +72,18 @@ def spoiled(rec: dict, frame_rng: random.Random, hard: set, miss: float, phantom
     return rec
 
 
-def turn_right(hands: int, turns: int, miss: float, hard_share: float, phantom: float, meld_miss: float) -> tuple[int, int]:
+def covered(rec: dict, cover: tuple | None) -> dict:
+    """The frame with a hand over the last ``n`` discards of one seat (``cover`` = (side, n, frames left))."""
+    if cover is None:
+        return rec
+    side, n, _ = cover
+    seat = rec["seats"][side]
+    seat["discards"] = list(seat.get("discards") or [])[:-n] if n < len(seat.get("discards") or []) else []
+    return rec
+
+
+def turn_right(hands: int, turns: int, miss: float, hard_share: float, phantom: float, meld_miss: float,
+               hand_over: float = 0.0) -> tuple[int, int]:
     """(frames after which the tracker named the seat on turn, frames) over ``hands`` played hands."""
     right = frames = 0
     for hand in range(hands):
@@ -76,9 +91,16 @@ def turn_right(hands: int, turns: int, miss: float, hard_share: float, phantom: 
         steps = play_sequence(random.Random(hand), east=east, turns=turns, idle_rate=0.0)
         faults = random.Random(10_000 + hand)
         hard = {(side, k) for side in SIDES for k in range(40) if faults.random() < hard_share}
+        hands_over = random.Random(20_000 + hand)
+        cover = None
         tracker = TurnTracker(turn=east)
         for step in steps:
-            tracker.update(spoiled(recognition_of(step.layout), faults, hard, miss, phantom, meld_miss))
+            if cover is None and hand_over and hands_over.random() < hand_over:
+                cover = (hands_over.choice(SIDES), hands_over.randint(1, 3), hands_over.randint(1, 3))
+            rec = spoiled(recognition_of(step.layout), faults, hard, miss, phantom, meld_miss)
+            tracker.update(covered(rec, cover))
+            if cover is not None:
+                cover = (cover[0], cover[1], cover[2] - 1) if cover[2] > 1 else None
             right += tracker.turn == step.turn
             frames += 1
     return right, frames
@@ -91,8 +113,8 @@ def main(argv=None) -> None:
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args(argv)
     rows = []
-    for name, miss, hard, phantom, meld_miss in FAULTS:
-        right, frames = turn_right(args.hands, args.turns, miss, hard, phantom, meld_miss)
+    for name, miss, hard, phantom, meld_miss, hand_over in FAULTS:
+        right, frames = turn_right(args.hands, args.turns, miss, hard, phantom, meld_miss, hand_over)
         rows.append({"faults": name, "turn_right": right / frames, "frames": frames})
         print(f"{name:<62} turn right {100 * right / frames:6.2f} % of {frames} frames", flush=True)
     if args.json:
