@@ -383,3 +383,34 @@ def test_a_discard_really_seen_late_is_kept_when_later_frames_are_play():
     t.update(rec({**before, "right": ["2p", "6m"]}))
     ev = t.update(rec({**before, "right": ["2p", "6m"], "top": ["9m", "1p"]}))
     assert ev == {"kind": "discard", "side": "top", "tile": "1p"} and t.turn == "left"
+
+
+def test_discards_missed_from_inside_two_rows_while_a_seat_plays_do_not_stop_the_play_being_read():
+    """Top discards while bottom's 2m and right's 4m, long on the table, are not seen: two discards fewer
+    and one more, which no play makes. They lie inside their rows, whose last tiles are there, so they were
+    missed, and top's discard is read."""
+    t = TurnTracker(turn="bottom")
+    t.update(rec({"bottom": ["1m", "2m"], "right": ["4m"]}))
+    t.update(rec({"bottom": ["1m", "2m", "3m"], "right": ["4m"]}))
+    t.update(rec({"bottom": ["1m", "2m", "3m"], "right": ["4m", "5m"]}))
+    assert t.turn == "top"
+    ev = t.update(rec({"bottom": ["1m", "3m"], "right": ["5m"], "top": ["6m"]}))
+    assert ev == {"kind": "discard", "side": "top", "tile": "6m"} and t.turn == "left"
+    ev = t.update(rec({"bottom": ["1m", "2m", "3m"], "right": ["4m", "5m"], "top": ["6m"], "left": ["7m"]}))
+    assert ev == {"kind": "discard", "side": "left", "tile": "7m"} and t.turn == "bottom"
+
+
+def test_a_second_outline_of_a_discard_that_vanishes_is_not_kept():
+    """Fresh hand 22 at 4.0 cm: right's sideways 7p was outlined twice (3p before it in the row) and accepted
+    with it. When the second outline is gone it is not kept as a discard missed, or right's next discard
+    would show no more than accepted and the turn would stay on right."""
+    t = TurnTracker(turn="right")
+    t.update(rec({"bottom": ["6s"], "top": ["9m"], "left": ["9s"]}))
+    t.update(rec({"bottom": ["6s"], "right": ["3p", "7p"], "top": ["9m"], "left": ["9s"]}))
+    assert t.turn == "top"
+    t.update(rec({"bottom": ["6s"], "right": ["7p"], "top": ["9m", "E"], "left": ["9s"]}))
+    t.update(rec({"bottom": ["6s"], "right": ["7p"], "top": ["9m", "E"], "left": ["9s", "6s"]}))
+    t.update(rec({"bottom": ["6s", "5s"], "right": ["7p"], "top": ["9m", "E"], "left": ["9s", "6s"]}))
+    assert t.turn == "right"
+    ev = t.update(rec({"bottom": ["6s", "5s"], "right": ["7p", "9m"], "top": ["9m", "E"], "left": ["9s", "6s"]}))
+    assert ev["side"] == "right" and t.turn == "top"
