@@ -331,7 +331,9 @@ class TurnTracker:
         than play allows, leaving the tracker on a wrong seat until the next
         single discard. Compared with the frame before that claim, from the
         turn then, the new frame is ordinary play: the claim is undone and
-        that play followed.
+        that play followed. So too after a change followed from two frames
+        that agreed (``_agreed``) while a hand hid discards: when they come
+        back, the frame is play from the frame before that change.
         """
         for stored in (self._before_unread_claim, self._before_agreed):
             if stored is None:
