@@ -680,8 +680,9 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
     standing hand went to both neighbours, whose revealed hands were then
     taken for hidden ones.
 
-    Returns the face-up tiles that lie in line with both rows, each with the
-    row not chosen, and puts each tile of ``forced`` in the row given there.
+    Returns the face-up tiles that lie in line with one row and in line with,
+    or set apart from the end of, the other (``_row_beside``), each with the
+    row not chosen; puts each tile of ``forced`` in the row given there.
     """
     ambiguous = []
     for i, (t, d) in enumerate(zip(tiles, dists)):
