@@ -268,11 +268,9 @@ class TurnTracker:
         (a hand over them) the accepted frame is kept, and the tiles that
         come back when the hand leaves are compared with it.
         """
-        last = self._last
-        if not self._stale or last is None or not (_grown(self.accepted, last) and _grown(last, counts)):
+        if self._last is None or not _grown(self.accepted, self._last):
             return None
-        change = _interpret(last, counts, self.turn, self._unread_claims)
-        return change if change is not None and change["kind"] == "discard" else None
+        return self._one_play_since_last(counts, ("discard",))
 
     def _agreed(self, counts: Counts) -> dict | None:
         """A frame nothing reads from the accepted one, one play after the frame before it: that play.
@@ -289,13 +287,25 @@ class TurnTracker:
         kept for that (``_before_agreed``): when the hidden tiles come back,
         the frame is read from it, as ``_undone`` does.
         """
+        change = self._one_play_since_last(counts, ("discard", "claim"))
+        if change is not None:
+            change["agreed"] = True
+        return change
+
+    def _one_play_since_last(self, counts: Counts, kinds: tuple[str, ...]) -> dict | None:
+        """The play of one of ``kinds`` that takes the last frame, itself uncertain, to this one; None if none.
+
+        A claim inferred only from a vanished discard (``meld_unread``) is none:
+        between two frames it is as likely a discard missed in one of them.
+        Shared by ``_caught_up`` and ``_agreed``, which differ in what they ask
+        of the accepted frame.
+        """
         last = self._last
         if not self._stale or last is None or not _grown(last, counts):
             return None
         change = _interpret(last, counts, self.turn, self._unread_claims)
-        if change is None or change["kind"] not in ("discard", "claim") or change.get("meld_unread"):
+        if change is None or change["kind"] not in kinds or change.get("meld_unread"):
             return None
-        change["agreed"] = True
         return change
 
     def _made_up(self, counts: Counts) -> dict | None:
@@ -482,15 +492,21 @@ def _discards_kept(accepted: Counts, counts: Counts, settled: Counts | None) -> 
         return counts
     rows, changed = [], False
     for a, c, old in zip(accepted.discards, counts.discards, settled.discards):
-        seen = _matched(c, a)
-        missing = Counter(a) - Counter(seen)
-        if (0 < len(seen) and len(c) < len(a) and not _holds(a[:-1], seen)
-                and not missing & Counter(c[len(seen):]) and not missing - Counter(old)):
-            rows.append(a + c[len(seen):])
-            changed = True
-        else:
-            rows.append(c)
+        kept = _row_kept(a, c, old) if len(c) < len(a) else None  # a seat showing as many: nothing missing
+        rows.append(c if kept is None else kept)
+        changed |= kept is not None
     return Counts(tuple(rows), counts.melds, counts.unread) if changed else counts
+
+
+def _row_kept(accepted: tuple, seen: tuple, settled: tuple) -> tuple | None:
+    """The accepted row and the new tiles after it, where ``seen`` misses tiles from inside it (``_discards_kept``)."""
+    matched = _matched(seen, accepted)
+    if not matched or _holds(accepted[:-1], matched):
+        return None
+    missing, new = Counter(accepted) - Counter(matched), seen[len(matched):]
+    if missing & Counter(new) or missing - Counter(settled):
+        return None
+    return accepted + new
 
 
 def _matched(seen: tuple, row: tuple) -> tuple:
