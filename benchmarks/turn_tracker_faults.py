@@ -78,7 +78,7 @@ def covered(rec: dict, cover: tuple | None) -> dict:
         return rec
     side, n, _ = cover
     seat = rec["seats"][side]
-    seat["discards"] = list(seat.get("discards") or [])[:-n] if n < len(seat.get("discards") or []) else []
+    seat["discards"] = list(seat.get("discards") or [])[:-n]  # all of them when n is as many or more
     return rec
 
 
