@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -94,10 +95,10 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     cache = Path(args.cache) if args.cache else Path(os.environ.get("TMPDIR", "/tmp")) / "tablemate-mat-edges"
     cache.mkdir(parents=True, exist_ok=True)
-    total = {"tables": 0, "inside": 0, "outside": 0, "table_edge": 0, "none": 0}
+    total: Counter = Counter()
     for family in args.families.split(","):
         for size in args.sizes.split(","):
-            n = {"tables": 0, "inside": 0, "outside": 0, "table_edge": 0, "none": 0}
+            n: Counter = Counter()
             for k in range(args.first_scene, args.first_scene + args.scenes):
                 off = sides_off(*still(size, k, family, cache))
                 n["tables"] += 1
@@ -114,8 +115,7 @@ def main(argv=None) -> None:
             print(f"{family}, {size} cm: {n['tables']} tables; sides more than {OFF_W} of a tile width inside the "
                   f"mat {n['inside']}, outside it {n['outside']}; the table's edge found {n['table_edge']}, "
                   f"no area found {n['none']}", flush=True)
-            for key in total:
-                total[key] += n[key]
+            total.update(n)
     print(f"all: {total['tables']} tables; sides inside {total['inside']}, outside {total['outside']}; "
           f"the table's edge found {total['table_edge']}, no area found {total['none']}")
 
