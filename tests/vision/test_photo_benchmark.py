@@ -78,6 +78,24 @@ def test_an_outline_is_bucketed_by_its_distance_from_the_label_middle_in_short_s
     assert _bench().offset_bucket((115.0 + shift * 30 * 0.6, 220.0 + shift * 30 * 0.8), box) == bucket
 
 
+def test_in_a_slanted_row_an_outline_counts_for_the_tile_it_lies_on_not_for_the_first_label_it_falls_in():
+    """Two tiles of a row turned 45 degrees, labelled with the upright boxes around them, which overlap by half;
+    only the second tile has an outline. It lies on the second tile's middle, inside the first box too: it is
+    the second tile's (found), and the first tile is not found; it is not the first label's, read as its
+    neighbour, with the second not found."""
+    boxes = [(0.0, 0.0, 60.0, 60.0), (30.0, 30.0, 90.0, 90.0)]  # middles (30, 30) and (60, 60)
+    on_labels, inside = photos_real.outlines_on_labels(np.array([[58.0, 57.0]]), boxes)
+    assert inside.tolist() == [[True, True]]
+    assert on_labels == [None, 0]
+
+
+def test_of_two_outlines_on_one_tile_the_nearer_its_middle_is_its_own_and_each_tile_keeps_one():
+    boxes = [(0.0, 0.0, 30.0, 40.0), (32.0, 0.0, 62.0, 40.0)]
+    centres = np.array([[20.0, 26.0], [14.0, 21.0], [47.0, 20.0]])  # a double of the first tile, then the second
+    on_labels, _ = photos_real.outlines_on_labels(centres, boxes)
+    assert on_labels == [1, 2]
+
+
 def _rendered(family: str, tiles: float, seats: float) -> dict:
     return {"tile_cm": 3.0, "family": family, "face_up_found_and_read": {"accuracy": tiles},
             "seats": {"revealed": 30, "exactly_right": seats, "exactly_right_area_found": seats}}

@@ -162,29 +162,36 @@ def orient_by_label(image: np.ndarray, tiles: tuple[PhotoTile, ...], models_dir=
 
 
 def outlines_on_labels(centres: np.ndarray, boxes: np.ndarray) -> tuple[list[int | None], np.ndarray]:
-    """Each labelled box's outline, box by box: the nearest not yet taken whose centre lies in it, else None.
+    """Each labelled box's outline: of the outlines whose centre lies in it and nearer its middle than any
+    other such box's, the nearest; else None.
 
     Also returned: which outline centre lies in which box (outlines x boxes),
     to tell an outline on a labelled tile that got none (a fragment or a
     double) from one off every label. Why one rule: training cuts reader
     crops from the outline this gives a label, and the benchmark scores
     recognition by it.
+
+    Why each outline goes to the label it lies nearest: the data set labels a
+    turned tile with the upright box around it, so the boxes of a slanted row
+    overlap by half. Taken label by label, a box whose own tile had no outline
+    took its neighbour's (read as the neighbour, a misread), and the
+    neighbour was then not found; one missing outline spoiled two labels.
     """
     c = np.asarray(centres, np.float64).reshape(-1, 2)
     b = np.asarray(boxes, np.float64).reshape(-1, 4)
     inside = ((c[:, None, 0] >= b[None, :, 0]) & (c[:, None, 0] <= b[None, :, 2])
               & (c[:, None, 1] >= b[None, :, 1]) & (c[:, None, 1] <= b[None, :, 3]))
     mid = (b[:, :2] + b[:, 2:]) / 2
-    taken: set[int] = set()
-    out: list[int | None] = []
-    for j in range(len(b)):
-        cand = [int(i) for i in np.nonzero(inside[:, j])[0] if i not in taken]
-        if not cand:
-            out.append(None)
+    out: list[int | None] = [None] * len(b)
+    best = np.full(len(b), np.inf)
+    for i in range(len(c)):
+        js = np.nonzero(inside[i])[0]
+        if not len(js):
             continue
-        i = min(cand, key=lambda i: float(np.linalg.norm(c[i] - mid[j])))
-        taken.add(i)
-        out.append(i)
+        d = np.linalg.norm(mid[js] - c[i], axis=1)
+        j = int(js[np.argmin(d)])
+        if d.min() < best[j]:
+            best[j], out[j] = float(d.min()), i
     return out, inside
 
 
