@@ -11,7 +11,9 @@ Each figure is printed on its own line:
   each laid on a mat so its median tile is 2.2, 3.0 or 3.5 cm of an 85 cm
   play area, and at the ends of the range players own, 1.8 and 4.0 cm (the
   smallest travel set's tiles, and big tiles on a small table), written as
-  a 4608x2592 JPEG still and recognised with its calibration. Per size: labelled tiles found, extra outlines per tile (a
+  a 4608x2592 JPEG still and recognised with its calibration. Per size: labelled tiles found (an outline
+  whose centre lies in the tile's box and nearer its middle than any other box's that holds it; of several,
+  the nearest), extra outlines per tile (a
   second outline on a labelled tile: a fragment or a double), found tiles
   read right, and end to end (found and read right), also by the data
   set's own labels where five bonus tiles' labels contradict the name and
@@ -215,7 +217,7 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
             centres = _quad_centres(dets)
             on_labels, inside = photos_real.outlines_on_labels(centres, [b for _, b in tiles])
             labelled += len(tiles)
-            for (code, box), i, label in zip(tiles, on_labels, photo.tiles):  # each labelled tile: the nearest outline on it
+            for (code, box), i, label in zip(tiles, on_labels, photo.tiles):  # each labelled tile: the nearest outline that lies nearest it
                 is_bonus = code.startswith("h")
                 bonus[0] += is_bonus
                 per_photo[photo.source_photo] += 1
