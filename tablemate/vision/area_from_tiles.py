@@ -80,22 +80,37 @@ CUT_ROW_TO_W = 0.6
 #: The mat's colour is taken this far (tile widths) beside the row's line, past its tiles: on the edge's side when
 #: drawing in, inside the row when moving out (its tiles cover the mat by the edge)
 MAT_BESIDE_ROW_W = 1.2
+#: A side drawn in to its row, no mat's edge seen, stops short of any tile found this surely nearer its edge, leaving
+#: it ``CUT_ROW_TO_W`` deep: a seat's last concealed tile may lie at the mat's very edge, its melds further in
+KEEP_HEAT = 0.5
+
+
+def _by_side(tiles: list[Seen], size: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """(the side, an index into ``SIDES``, each tile lies nearest; each tile's (u, v) in tile widths from every
+    side's edge, ``grouping.FRAMES``: u along the edge from its middle, v from the edge), shaped (tiles, sides, 2)."""
+    d = np.float64([[t.cx, t.cy] for t in tiles]).reshape(-1, 2) - size / 2
+    v = np.stack([size / 2 + d @ np.float64(FRAMES[side][0]) for side in SIDES], axis=1)
+    u = np.stack([d @ np.float64(FRAMES[side][1]) for side in SIDES], axis=1)
+    return v.argmin(1), np.stack([u, v], axis=2) / unit
 
 
 def _nearest_rows(tiles: list[Seen], size: float) -> dict[str, np.ndarray] | None:
-    """Per side, (u, v) in tile widths of the tiles nearest that edge (``grouping.FRAMES``: u along the edge from
-    its middle, v from the edge); None if a side has too few."""
-    unit = unit_width(tiles)
-    d = np.float64([[t.cx, t.cy] for t in tiles]).reshape(-1, 2) - size / 2
-    v = np.stack([size / 2 + d @ np.float64(FRAMES[side][0]) for side in SIDES], axis=1)
-    nearest = v.argmin(1)
+    """Per side, (u, v) in tile widths of the tiles nearest that edge; None if a side has too few."""
+    nearest, uv = _by_side(tiles, size, unit_width(tiles))
     rows = {}
     for k, side in enumerate(SIDES):
         mine = nearest == k
         if mine.sum() < ROW_TILES:
             return None
-        rows[side] = np.stack([d[mine] @ np.float64(FRAMES[side][1]), v[mine, k]], axis=1) / unit
+        rows[side] = uv[mine, k]
     return rows
+
+
+def _sure_nearest(tiles: list[Seen], size: float, unit: float) -> dict[str, np.ndarray]:
+    """Per side, (u, v) in tile widths of the tiles nearest that edge that the detector was sure of (``KEEP_HEAT``)."""
+    sure = [t for t in tiles if t.heat >= KEEP_HEAT]
+    nearest, uv = _by_side(sure, size, unit)
+    return {side: uv[nearest == k, k] for k, side in enumerate(SIDES)}
 
 
 def _depths(rows: dict[str, np.ndarray]) -> dict[str, float]:
@@ -276,26 +291,45 @@ def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float, image: np.
     if median <= TOO_DEEP_W and (image is None or (not cut and median <= RIM_DEPTH_W)):
         return None
     lines = {side: _row_line(uv, depths[side]) for side, uv in rows.items()}  # each seat's nearest row
+    sure = _sure_nearest(tiles, size, unit)
     lab = None if image is None else _padded_lab(image, cal, size, scale, pad)
     if median <= TOO_DEEP_W:
         if cut:
             return _moved_out(cal, lines, depths, size, unit, lab, pad)
         edges = {side: _rim_edge(lab, pad, side, line, unit) for side, line in lines.items()}
-        return _drawn_in(cal, lines, depths, size, unit, edges) if any(edges.values()) else None
+        return _drawn_in(cal, lines, depths, size, unit, edges, sure) if any(edges.values()) else None
     edges = {side: None if lab is None else _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit,
                                                       max(EDGE_NEAREST_W, at - MAT_BESIDE_ROW_W))
              for side, (at, _) in lines.items()}
-    return _drawn_in(cal, lines, depths, size, unit, edges)
+    return _drawn_in(cal, lines, depths, size, unit, edges, sure)
 
 
 def _drawn_in(cal: Calibration, lines: dict[str, tuple[float, float]], depths: dict[str, float], size: float,
-              unit: float, edges: dict[str, tuple[float, float] | None]) -> Calibration:
+              unit: float, edges: dict[str, tuple[float, float] | None],
+              sure: dict[str, np.ndarray]) -> Calibration:
     """``cal`` with each side drawn in to its mat's edge found (``edges``), else to two widths beyond its row
-    (``lines``: ``_row_line``'s)."""
+    (``lines``: ``_row_line``'s) but short of the ``sure`` tiles (``_sure_nearest``) nearer its edge."""
     cap = float(np.median([max(0.0, d - HAND_DEPTH_W) for d in depths.values()])) + SIDE_SPREAD_W
     out = {side: edges[side] or (float(np.clip(at - HAND_DEPTH_W, 0.0, cap)), slant)
            for side, (at, slant) in lines.items()}
-    return _area(cal, out, size, unit)
+    return _area(cal, {side: _short_of(sure[side], at, slant) for side, (at, slant) in out.items()}, size, unit)
+
+
+def _short_of(sure: np.ndarray, at: float, slant: float) -> tuple[float, float]:
+    """The line ``v = at + slant * u`` moved out, if need be, to leave the ``sure`` tiles (u, v) inside it.
+
+    Why: the row a side is drawn in to is its third-nearest tile's (one or two
+    strays must not move it), and a seat with four melds and one concealed
+    tile, that tile at the mat's very edge and the melds three or four widths
+    in, lost its tile beyond the edge and its melds were read as its hand
+    (rendered held-out table 124, 2.2 cm, area found). An edge found between
+    the area's edge and the row may be a shading of the mat, not its edge,
+    and cut a tile off as well. A tile the detector is sure of stays
+    ``CUT_ROW_TO_W`` inside; a faint outline on a table's rim moves nothing.
+    """
+    if len(sure):
+        at = min(at, float(np.min(sure[:, 1] - slant * sure[:, 0])) - CUT_ROW_TO_W)
+    return max(at, 0.0), slant
 
 
 def _rim_edge(lab: np.ndarray, pad: int, side: str, line: tuple[float, float],

@@ -1,5 +1,6 @@
 """A play area found too large is drawn in to where its seats' tiles lie (``vision.area_from_tiles``)."""
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -61,12 +62,30 @@ def test_rows_deep_inside_are_brought_to_the_edges_of_the_area_drawn_in(slant):
 
 def test_a_row_far_aslant_of_its_side_is_followed_beyond_the_band_by_the_edge():
     """The top seat's hand runs 0.28 widths deeper with every width along (the area found was cut by the
-    picture's edge there), and a tile pushed out of it lies nearer the edge: only four of the hand's tiles stay
-    in the band by the edge, too short a row to give its slant. The side is still drawn in along the hand."""
+    picture's edge there), and a faint outline lies nearer the edge: only four of the hand's tiles stay in the
+    band by the edge, too short a row to give its slant. The side is still drawn in along the hand."""
     hand = [t for t in _table(6.0, slant=0.28) if t.orient == 2]
-    stray = Seen(SIZE / 2 - 3 * UNIT, 3.0 * UNIT, UNIT, 1.35 * UNIT, 2, "face_up")
+    stray = Seen(SIZE / 2 - 3 * UNIT, 3.0 * UNIT, UNIT, 1.35 * UNIT, 2, "face_up", heat=0.3)
     tighter = area_from_tiles(SQUARE, [t for t in _table(6.0) if t.orient != 2] + hand + [stray], SIZE)
     assert np.abs(_depths_in(tighter, hand) - HAND_DEPTH_W).max() < 0.5
+
+
+def test_a_seats_last_concealed_tile_at_the_edge_is_not_cut_off_when_its_melds_lie_deep():
+    """Rendered held-out table 124 at 2.2 cm, area found: the left seat had four melds four widths in and its one
+    concealed tile at the mat's edge. The side was drawn in to two widths beyond the melds (the row is the
+    third-nearest tile's) and the tile lay beyond it: the melds were read as the seat's hand. A tile the
+    detector is sure of stays inside the area drawn in; the other sides are drawn in as before."""
+    tiles = _table(6.0)
+    lone = Seen(0.9 * UNIT, SIZE / 2, UNIT, 1.35 * UNIT, 1, "face_up")  # at the left edge
+    tighter = area_from_tiles(SQUARE, tiles + [lone], SIZE)
+    assert tighter is not None
+    assert _depths_in(tighter, [lone])[0] == pytest.approx(CUT_ROW_TO_W, abs=0.1)
+    others = [t for t in tiles if t.orient != 1]
+    assert np.abs(_depths_in(tighter, others) - HAND_DEPTH_W).max() < 0.5
+    faint = replace(lone, heat=0.3)  # an outline the detector doubts, on a table's rim: the side is drawn in past it
+    drawn = area_from_tiles(SQUARE, tiles + [faint], SIZE)
+    assert np.abs(_depths_in(drawn, tiles) - HAND_DEPTH_W).max() < 0.5
+    assert _depths_in(drawn, [faint])[0] < 0
 
 
 def test_a_table_with_an_empty_side_is_not_drawn_in():
