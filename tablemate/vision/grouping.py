@@ -682,7 +682,11 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
 
     Returns the face-up tiles that lie in line with one row and in line with,
     or set apart from the end of, the other (``_row_beside``), each with the
-    row not chosen; puts each tile of ``forced`` in the row given there.
+    row not chosen; and those in line with both rows, neither gap clearly
+    the narrower, which stay in their zone's seat, each with the other row
+    (a 4 cm pung's third tile ran into the corner in line with the next
+    seat's chow, rendered held-out table 98: both were lost). Puts each
+    tile of ``forced`` in the row given there.
     """
     ambiguous = []
     for i, (t, d) in enumerate(zip(tiles, dists)):
@@ -693,16 +697,18 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
             elif t.state == "face_up" and _is_bonus(t.code) and ORIENT_SIDE.get(t.orient) in near:
                 t.side = ORIENT_SIDE[t.orient]
             else:
-                side, other = _row_beside(t, near, tiles, unit)
+                side, others = _row_beside(t, near, tiles, unit)
                 t.side = side or t.side
-                if side is not None and other is not None and t.state == "face_up":
+                other = next((s for s in others if s != t.side), None)
+                if other is not None and t.state == "face_up" and (side is not None or t.side in others):
                     ambiguous.append((i, other))
     return ambiguous
 
 
-def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> tuple[str | None, str | None]:
-    """The one of ``sides`` whose row (among ``others``) ``t`` lies in line with, or None if none; and the
-    other side where ``t`` lies in line with its row too, or as a tile set apart from its end (else None).
+def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> tuple[str | None, tuple[str, ...]]:
+    """The one of ``sides`` whose row (among ``others``) ``t`` lies in line with, or None if none or both are
+    (neither gap clearly the narrower); and the other sides where ``t`` lies in line with their rows too, or as
+    a tile set apart from their end: both sides where neither is chosen.
 
     In line: as deep from that side's edge as one of its tiles that lie as
     ``t`` does (standing, or not), and the next tile along the edge from it.
@@ -733,12 +739,12 @@ def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> tuple[str | 
         elif any(along < ROW_SET_APART_W * unit for _, along in near):
             set_apart.add(side)
     if not gaps:
-        return None, None
+        return None, ()
     if len(gaps) == 1:
         first = next(iter(gaps))
-        return first, next((s for s in sides if s in set_apart), None)
+        return first, tuple(s for s in sides if s in set_apart)
     (first, g1), (second, g2) = sorted(gaps.items(), key=lambda kv: kv[1])
-    return (first, second) if g2 - g1 >= ROW_GAP_APART_W * unit else (None, None)
+    return (first, (second,)) if g2 - g1 >= ROW_GAP_APART_W * unit else (None, (first, second))
 
 
 ROW_DEPTH_W = 0.6   # a tile in line with a row lies this near its depth from the edge (tile widths) ...

@@ -359,6 +359,29 @@ def test_a_tile_in_the_corner_that_makes_a_neighbours_meld_stays_in_it():
     assert seats["bottom"]["winning_tile"] is None and sorted(seats["bottom"]["concealed"]) == sorted(hand)
 
 
+def test_a_pungs_third_tile_in_the_corner_in_line_with_the_next_seats_chow_too_goes_where_it_makes_melds():
+    """Rendered held-out 4.0 cm table 98, as the square shows it: the right seat's 1m pung runs into the corner,
+    its third tile (read upright) in line with the bottom seat's 6s-7s-8s chow as well, the gaps to either row
+    within a tenth of a width. Neither row was clearly nearer, so it stayed in its zone, the bottom's: the chow
+    became four tiles that are no meld, and the pung two (the bottom seat's hand stands: no hand row to join).
+    Which row makes melds decides."""
+    bottom = [Seen(296.2, 566.0, 29.8, 40.5, 2, "face_up", "4p"), Seen(329.6, 566.5, 29.3, 39.8, 0, "face_up", "4p"),
+              Seen(367.9, 566.6, 28.3, 38.3, 3, "face_up", "4p"), Seen(402.3, 566.1, 28.9, 39.3, 2, "face_up", "4p"),
+              Seen(452.5, 564.1, 30.0, 40.7, 0, "face_up", "6s"), Seen(484.4, 563.5, 29.8, 40.4, 0, "face_up", "7s"),
+              Seen(515.4, 566.2, 29.6, 40.3, 0, "face_up", "8s"), Seen(580.4, 567.4, 30.7, 41.8, 0, "face_up", "h7"),
+              Seen(611.3, 564.3, 30.9, 42.0, 0, "face_up", "h5"),
+              Seen(318.6, 612.3, 33.7, 36.5, 0, "standing", "back")]  # the bottom hand stands: it did not win
+    corner = Seen(550.0, 570.5, 30.0, 40.7, 0, "face_up", "1m")
+    right = [corner, Seen(563.5, 532.3, 31.1, 42.3, 3, "face_up", "1m"), Seen(563.7, 501.4, 30.2, 41.0, 3, "face_up", "1m"),
+             Seen(566.1, 450.9, 30.1, 40.8, 3, "face_up", "6m"), Seen(565.6, 419.1, 29.8, 40.5, 3, "face_up", "7m"),
+             Seen(569.5, 383.8, 30.5, 41.4, 0, "face_up", "8m"), Seen(615.5, 320.7, 31.9, 43.4, 3, "face_up", "1s")]
+    seats = group_tiles(bottom + right, SIZE)
+    assert corner.side == "right"
+    assert {"kind": "pung", "tiles": ["1m"] * 3, "exposed": True} in seats["right"]["melds"]
+    assert {"kind": "chow", "tiles": ["6s", "7s", "8s"], "exposed": True} in seats["bottom"]["melds"]
+    assert not any(t.role == "unknown" for t in bottom + right)
+
+
 def test_a_lone_back_outline_nearest_the_edge_is_not_taken_for_the_hand_row():
     """A stray outline on the mat between a revealed hand and the table's edge, read as a back, lies in a row
     of its own nearest the edge; the hand row is still the revealed hand."""
