@@ -419,6 +419,7 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
         t.u = float(centre @ np.array(r)) / unit
     group = 0
     zone_wall: list[Seen] = []
+    sure_flowers = {t.code for t in tiles if _is_bonus(t.code) and t.confidence >= DOUBTFUL}
     hands_beyond = standing_rows_beyond_zone(tiles, size, unit)
     standing_of = {side: [t for t in tiles if t.side == side and t.state == "standing"
                           and (t.v <= zone_w or id(t) in hands_beyond)] for side in SIDES}
@@ -460,7 +461,7 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
             if is_hand:
                 group = _hand_row(row, side, unit, seats[side], group)
             else:
-                group = _meld_row(row, side, unit, seats[side], group)
+                group = _meld_row(row, side, unit, seats[side], group, sure_flowers)
     # The centre: discards and the wall.
     centre = [t for t in tiles if t.state != "standing" and (t.v > reach[t.side].at(t.u) or id(t) in reached_discards)]
     wall = [t for t in centre if t.state == "face_down"] + zone_wall
@@ -850,9 +851,13 @@ def _runs_units(row: list[Seen], side: str, unit: float, gap_w: float) -> list[l
     return runs
 
 
-def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int) -> int:
+def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int,
+              sure_flowers: frozenset[str] | set[str] = frozenset()) -> int:
+    """The melds and flowers of one of a seat's rows beyond its hand (in place); ``sure_flowers``: the flower
+    and season codes read surely anywhere on the table. Returns the last group number used."""
     for run in _runs_units(row, side, unit, MELD_GAP_W):
         _doubtful_flower_in_a_meld(run, side)
+        _doubtful_tile_among_flowers(run, sure_flowers)
         misread = _meld_tiles_read_as_flowers(run, side)
         bonus = [t for t in run if _is_bonus(t.code) and t not in misread]
         if bonus:
@@ -905,6 +910,32 @@ def _doubtful_flower_in_a_meld(run: list[Seen], side: str) -> None:
     if fix is not None:
         t, code, p = fix
         t.code, t.confidence = code, float(p)
+
+
+def _doubtful_tile_among_flowers(run: list[Seen], sure_flowers: frozenset[str] | set[str]) -> None:
+    """A doubtful reading that is no flower, in a run of flowers read surely, is its likeliest next choice of a
+    flower no tile on the table was read as surely (in place).
+
+    Why: a seat's flowers lie together, upright, apart from its melds; a
+    run of sure flowers with one tile read otherwise, and doubtfully, holds
+    a flower the reader could not make out. Rendered held-out 4.0 cm table
+    108: the left seat's three flowers, the middle read 1s at 0.72 (the
+    white dragon and seasons its next choices at a quarter turn), made a
+    run of three that is no meld, and all three were lost. A set holds one
+    of each flower, so a choice another tile was read as surely is not it
+    (there the winter, the bottom seat's).
+    """
+    bonus = [t for t in run if _is_bonus(t.code)]
+    rest = [t for t in run if not _is_bonus(t.code)]
+    if len(bonus) < 2 or len(rest) != 1 or any(t.confidence < DOUBTFUL for t in bonus):
+        return
+    t = rest[0]
+    if t.confidence >= DOUBTFUL:
+        return
+    taken = set(sure_flowers) | {b.code for b in bonus}
+    choice = next(((c, p) for c, p in t.alternatives if _is_bonus(c) and c not in taken), None)
+    if choice is not None:
+        t.code, t.confidence = choice[0], float(choice[1])
 
 
 def _meld_tiles_read_as_flowers(run: list[Seen], side: str) -> list[Seen]:

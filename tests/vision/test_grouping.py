@@ -382,6 +382,40 @@ def test_a_pungs_third_tile_in_the_corner_in_line_with_the_next_seats_chow_too_g
     assert not any(t.role == "unknown" for t in bottom + right)
 
 
+def _flowers_with_a_doubtful_tile(confidence=0.72, alternatives=(("1s", 0.722), ("h8", 0.495), ("h7", 0.49))):
+    """Rendered held-out 4.0 cm table 108, the left seat as the square shows it (its discards aside): a hand,
+    an S pung and a 6p pung, and beyond them three flowers, the middle one read 1s doubtfully (its next
+    choices after the second look's quarter turns: winter and autumn)."""
+    hand = [Seen(18.5, y, 31.5, 43.0, 1, "face_up", c) for y, c in
+            ((223.5, "4m"), (256.2, "7m"), (288.4, "8p"), (321.4, "7s"), (353.3, "8s"), (384.9, "W"), (416.1, "C"))]
+    melds = [Seen(65.9, 174.5, 30.5, 41.5, 1, "face_up", "S"), Seen(68.2, 206.5, 31.1, 42.3, 1, "face_up", "S"),
+             Seen(70.2, 239.2, 31.5, 42.9, 1, "face_up", "S"), Seen(62.0, 290.4, 30.3, 41.2, 0, "face_up", "6p"),
+             Seen(67.4, 327.8, 32.0, 43.5, 1, "face_up", "6p"), Seen(66.3, 359.5, 32.0, 43.6, 1, "face_up", "6p")]
+    doubtful = Seen(67.1, 438.6, 30.8, 41.9, 0, "face_up", "1s", confidence, alternatives=alternatives)
+    flowers = [Seen(67.1, 406.5, 30.7, 41.8, 3, "face_up", "h3"), doubtful,
+               Seen(66.5, 471.2, 31.0, 42.1, 1, "face_up", "h6")]
+    return hand + melds + flowers, doubtful
+
+
+def test_a_doubtful_reading_among_a_seats_flowers_is_its_likeliest_flower_no_other_tile_is():
+    """The bottom seat's flowers hold the winter already (a set has one): the doubtful tile is the autumn."""
+    tiles, doubtful = _flowers_with_a_doubtful_tile()
+    bottom = [Seen(300 + 32 * i, SIZE - 20, 31, 42, 0, "face_up", c) for i, c in enumerate(["h1", "h2", "h8"])]
+    seats = group_tiles(tiles + bottom, SIZE)
+    assert doubtful.code == "h7" and sorted(seats["left"]["flowers"]) == ["h3", "h6", "h7"]
+    assert {"kind": "pung", "tiles": ["6p"] * 3, "exposed": True} in seats["left"]["melds"]
+    tiles, doubtful = _flowers_with_a_doubtful_tile()  # no winter elsewhere: the likeliest, winter
+    assert sorted(group_tiles(tiles, SIZE)["left"]["flowers"]) == ["h3", "h6", "h8"]
+
+
+@pytest.mark.parametrize("confidence, alternatives", [(0.9, (("1s", 0.9), ("h8", 0.05))),  # read surely: it stays
+                                                      (0.72, (("1s", 0.72), ("5m", 0.05)))])  # no flower it could be
+def test_a_reading_among_flowers_that_is_sure_or_has_no_flower_to_be_stays(confidence, alternatives):
+    tiles, doubtful = _flowers_with_a_doubtful_tile(confidence, alternatives)
+    seats = group_tiles(tiles, SIZE)
+    assert doubtful.code == "1s" and seats["left"]["flowers"] == []
+
+
 def test_a_lone_back_outline_nearest_the_edge_is_not_taken_for_the_hand_row():
     """A stray outline on the mat between a revealed hand and the table's edge, read as a back, lies in a row
     of its own nearest the edge; the hand row is still the revealed hand."""
