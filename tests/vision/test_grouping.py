@@ -416,6 +416,35 @@ def test_a_reading_among_flowers_that_is_sure_or_has_no_flower_to_be_stays(confi
     assert doubtful.code == "1s" and seats["left"]["flowers"] == []
 
 
+def _chow_with_its_claim_a_little_apart(claimed="3m"):
+    """Rendered held-out 4.0 cm table 111 (a typeface no training used), the left seat as the square shows it:
+    its hand, then a 1m-2m chow whose claimed tile lies turned a quarter of a width from the 2m (its outline a
+    little short), an E pung half a width beyond, two flowers."""
+    hand = [Seen(18.0, y, 31.4, 42.8, 1, "face_up", c) for y, c in
+            ((223.3, "3m"), (256.0, "6s"), (289.1, "6p"), (321.3, "5s"), (352.7, "9p"), (385.9, "9s"), (418.5, "3p"))]
+    row = [Seen(65.9, 189.2, 29.4, 40.0, 1, "face_up", "1m"), Seen(67.0, 220.6, 29.8, 40.5, 1, "face_up", "2m"),
+           Seen(61.1, 262.7, 28.6, 38.7, 0, "face_up", claimed), Seen(67.7, 311.7, 30.7, 41.8, 1, "face_up", "E"),
+           Seen(70.6, 344.1, 31.2, 42.6, 1, "face_up", "E"), Seen(69.0, 375.5, 31.4, 42.8, 1, "face_up", "E"),
+           Seen(68.1, 422.1, 32.3, 44.0, 1, "face_up", "h5"), Seen(68.6, 454.1, 32.2, 43.8, 1, "face_up", "h8")]
+    return hand + row
+
+
+def test_a_claimed_tile_a_little_apart_from_its_chow_still_completes_it():
+    seats = group_tiles(_chow_with_its_claim_a_little_apart(), SIZE)
+    assert sorted((m["kind"], tuple(m["tiles"])) for m in seats["left"]["melds"]) == [
+        ("chow", ("1m", "2m", "3m")), ("pung", ("E", "E", "E"))]
+    assert sorted(seats["left"]["flowers"]) == ["h5", "h8"]
+
+
+def test_runs_that_make_no_meld_together_either_stay_apart():
+    """The guard: read 5p, the turned tile makes no meld with the 1m and 2m, nor with the pung beyond it, which
+    stays a pung."""
+    tiles = _chow_with_its_claim_a_little_apart("5p")
+    seats = group_tiles(tiles, SIZE)
+    assert seats["left"]["melds"] == [{"kind": "pung", "tiles": ["E"] * 3, "exposed": True}]
+    assert all(t.role == "unknown" for t in tiles if t.code in ("1m", "2m", "5p") and t.cx > 40)
+
+
 def test_a_lone_back_outline_nearest_the_edge_is_not_taken_for_the_hand_row():
     """A stray outline on the mat between a revealed hand and the table's edge, read as a back, lies in a row
     of its own nearest the edge; the hand row is still the revealed hand."""
