@@ -166,6 +166,10 @@ def _meld_kind(tiles: list[Seen]) -> dict | None:
         return None
     if len(tiles) == 4 and backs == 2 and len(set(faces)) == 1:
         return {"kind": "kong", "tiles": [faces[0]] * 4, "exposed": False}
+    if len(tiles) == 3 and backs == 1 and "back" in (codes[0], codes[-1]) and len(set(faces)) == 1:
+        # a concealed kong one of whose backs went unseen (a dark back on a dark mat, rendered table 124 at 3.0
+        # cm): only a concealed kong shows a back at the end of two like faces in a meld row
+        return {"kind": "kong", "tiles": [faces[0]] * 4, "exposed": False}
     if backs:
         return None
     if len(set(codes)) == 1 and len(codes) in (3, 4):

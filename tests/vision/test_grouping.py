@@ -445,6 +445,29 @@ def test_runs_that_make_no_meld_together_either_stay_apart():
     assert all(t.role == "unknown" for t in tiles if t.code in ("1m", "2m", "5p") and t.cx > 40)
 
 
+@pytest.mark.parametrize("row", [["back", "3s", "3s"], ["3s", "3s", "back"]])
+def test_a_concealed_kong_one_of_whose_backs_went_unseen_is_still_the_kong(row):
+    """Rendered held-out 3.0 cm table 124: the left seat's concealed kong of 3s beside a dark wall on a dark red
+    mat; the detector missed its far back, and back-3s-3s made no meld. Only a concealed kong shows a back at
+    the end of two like faces in a meld row."""
+    def left(code, y, v):
+        return Seen(v * 22.5, y, 22.0, 30.0, 1, "face_up" if code != "back" else "face_down", code)
+    hand = [left(c, 200 + 23 * i, 0.8) for i, c in enumerate(["4m", "4m", "8s", "7s", "1s", "S", "E"])]
+    melds = [left(c, 180 + 23 * i, 2.8) for i, c in enumerate(row)]
+    melds += [left("5p", 270 + 23 * i, 2.8) for i in range(3)]
+    seats = group_tiles(hand + melds, SIZE)
+    assert sorted((m["kind"], tuple(m["tiles"]), m["exposed"]) for m in seats["left"]["melds"]) == [
+        ("kong", ("3s",) * 4, False), ("pung", ("5p",) * 3, True)]
+
+
+def test_a_back_between_two_like_faces_is_no_kong():
+    def left(code, y):
+        return Seen(2.8 * 22.5, y, 22.0, 30.0, 1, "face_up" if code != "back" else "face_down", code)
+    hand = [Seen(0.8 * 22.5, 200 + 23 * i, 22.0, 30.0, 1, "face_up", c) for i, c in enumerate(["4m", "8s", "S"])]
+    seats = group_tiles(hand + [left(c, 180 + 23 * i) for i, c in enumerate(["3s", "back", "3s"])], SIZE)
+    assert seats["left"]["melds"] == []
+
+
 def test_a_lone_back_outline_nearest_the_edge_is_not_taken_for_the_hand_row():
     """A stray outline on the mat between a revealed hand and the table's edge, read as a back, lies in a row
     of its own nearest the edge; the hand row is still the revealed hand."""
