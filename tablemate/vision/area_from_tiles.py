@@ -80,8 +80,8 @@ CUT_ROW_TO_W = 0.6
 #: The mat's colour is taken this far (tile widths) beside the row's line, past its tiles: on the edge's side when
 #: drawing in, inside the row when moving out (its tiles cover the mat by the edge)
 MAT_BESIDE_ROW_W = 1.2
-#: A side drawn in to its row, no mat's edge seen, stops short of any tile found this surely nearer its edge, leaving
-#: it ``CUT_ROW_TO_W`` deep: a seat's last concealed tile may lie at the mat's very edge, its melds further in
+#: A side drawn in (to its row, or to an edge seen) stops short of any tile found this surely nearer its edge,
+#: leaving it ``CUT_ROW_TO_W`` deep: a seat's last concealed tile may lie at the mat's very edge, its melds further in
 KEEP_HEAT = 0.5
 
 
