@@ -193,3 +193,13 @@ def test_with_no_backs_in_view_a_back_read_tile_of_another_colour_stays_a_back()
 
 def test_a_back_read_ivory_tile_whose_best_face_is_another_stays_a_back():
     assert _read_back_read_tiles(lab_of([GREEN_BACK] * 2), lab_of([IVORY]), white=0.0) == (["back"] * 2, ["back"])
+
+
+def test_with_backs_in_view_a_back_read_tile_off_the_faces_ground_needs_the_white_dragon_to_hold_most_say():
+    """Rendered 3.0 cm table 56: an outline on a pale blue-grey mat, found at 0.81, read as a back with the white
+    dragon 44 % of the rest, its middle 16 units from the faces' ground and far from the purple backs. Not of
+    the faces' very ground, and the white dragon short of most of the faces' say: it stays a back."""
+    pale = lab_of([(215, 215, 200)])  # 15-20 units from IVORY, far from the green backs
+    assert 12 < float(np.linalg.norm(pale[0] - lab_of([IVORY])[0])) < 25
+    assert _read_back_read_tiles(lab_of([GREEN_BACK] * 2), pale, white=0.44) == (["back"] * 2, ["back"])
+    assert _read_back_read_tiles(lab_of([GREEN_BACK] * 2), pale, white=0.7) == (["back"] * 2, ["P"])
