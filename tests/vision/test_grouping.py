@@ -460,6 +460,17 @@ def test_a_concealed_kong_one_of_whose_backs_went_unseen_is_still_the_kong(row):
         ("kong", ("3s",) * 4, False), ("pung", ("5p",) * 3, True)]
 
 
+def test_a_pungs_blank_white_dragon_read_as_a_back_is_the_pung_not_a_kong_with_a_back_unseen():
+    """Fresh 2.2 cm table 39: a P P P pung, one blank dragon found faintly and read as a back, the white dragon
+    its next choice. The second choice makes the pung; only where none does is it a concealed kong."""
+    def left(code, y, alternatives=()):
+        return Seen(2.8 * 22.5, y, 22.0, 30.0, 1, "face_up", code, alternatives=alternatives)
+    hand = [Seen(0.8 * 22.5, 200 + 23 * i, 22.0, 30.0, 1, "face_up", c) for i, c in enumerate(["4m", "8s", "S"])]
+    row = [left("back", 180, (("back", 0.5), ("P", 0.48))), left("P", 203), left("P", 226)]
+    seats = group_tiles(hand + row, SIZE)
+    assert seats["left"]["melds"] == [{"kind": "pung", "tiles": ["P"] * 3, "exposed": True}]
+
+
 def test_a_back_between_two_like_faces_is_no_kong():
     def left(code, y):
         return Seen(2.8 * 22.5, y, 22.0, 30.0, 1, "face_up" if code != "back" else "face_down", code)
