@@ -258,16 +258,18 @@ def white_share(probs: np.ndarray) -> np.ndarray:
 def read_blank_backs_face_up(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray) -> None:
     """Tiles read as backs that are blank white dragons by colour (``face_up_by_colour``) lose the back (in place).
 
-    Why the white dragon need only be the reader's best face, where
-    ``mat_outlines`` asks that it hold ``BLANK`` of the faces' say: here the
-    colour is the evidence, the faces' ground and clearly not the backs' on
-    a tile found surely, and the reader only has to say which face that
-    blank tile is. Blank white dragons read as backs at 0.998 left the white
-    dragon 27-62 % of the rest (rendered held-out tables 55, 100, 102 and
-    108), real backs beside them 10-12 %, the white dragon their best face
-    as well: the share told them apart no better than the colour. A faint
-    outline on a pale mat is the mat's to keep or drop, with the stricter
-    share.
+    Why a tile of the faces' very ground needs the white dragon only as the
+    reader's best face, where ``mat_outlines`` asks that it hold ``BLANK``
+    of the faces' say: there the colour is the evidence, the faces' ground
+    and clearly not the backs' on a tile found surely, and the reader only
+    has to say which face that blank tile is. Blank white dragons read as
+    backs at 0.998 left the white dragon 27-62 % of the rest (rendered
+    held-out tables 55, 100, 102 and 108), real backs beside them 10-12 %,
+    the white dragon their best face as well: the share told them apart no
+    better than the colour. A tile further from the ground (a shadowed
+    face, or a pale mat) needs most of the faces' say (``BLANK_FACE_UP``). A
+    faint outline on a pale mat is the mat's to keep or drop, with the
+    stricter share.
     """
     is_back = probs.argmax(1) == BACK
     if not is_back.any() or is_back.all():
