@@ -859,14 +859,16 @@ def _runs_units(row: list[Seen], side: str, unit: float, gap_w: float) -> list[l
     row = sorted(row, key=lambda t: t.u)
     runs: list[list[Seen]] = []
     for t in row:
-        if runs:
-            p = runs[-1][-1]
-            free = (t.u - p.u) - (t.extent_u(side) + p.extent_u(side)) / 2 / unit
-            if free < gap_w:
-                runs[-1].append(t)
-                continue
+        if runs and _free_between(runs[-1][-1], t, side, unit) < gap_w:
+            runs[-1].append(t)
+            continue
         runs.append([t])
     return runs
+
+
+def _free_between(p: Seen, t: Seen, side: str, unit: float) -> float:
+    """The free space (tile widths) along the row between ``p`` and the next tile ``t``."""
+    return (t.u - p.u) - (t.extent_u(side) + p.extent_u(side)) / 2 / unit
 
 
 def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int,
@@ -923,9 +925,8 @@ def _runs_joined_into_melds(runs: list[list[Seen]], side: str, unit: float) -> l
     for run in runs:
         if out and not any(_is_bonus(t.code) for t in out[-1] + run):
             prev = out[-1]
-            free = (run[0].u - prev[-1].u) - (run[0].extent_u(side) + prev[-1].extent_u(side)) / 2 / unit
-            if (free < JOIN_GAP_W and _split_melds(prev) is None and _split_melds(run) is None
-                    and _split_melds(prev + run) is not None):
+            if (_free_between(prev[-1], run[0], side, unit) < JOIN_GAP_W and _split_melds(prev) is None
+                    and _split_melds(run) is None and _split_melds(prev + run) is not None):
                 out[-1] = prev + run
                 continue
         out.append(run)
