@@ -291,24 +291,23 @@ def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float, image: np.
     if median <= TOO_DEEP_W and (image is None or (not cut and median <= RIM_DEPTH_W)):
         return None
     lines = {side: _row_line(uv, depths[side]) for side, uv in rows.items()}  # each seat's nearest row
-    sure = _sure_nearest(tiles, size, unit)
     lab = None if image is None else _padded_lab(image, cal, size, scale, pad)
     if median <= TOO_DEEP_W:
         if cut:
             return _moved_out(cal, lines, depths, size, unit, lab, pad)
         edges = {side: _rim_edge(lab, pad, side, line, unit) for side, line in lines.items()}
-        return _drawn_in(cal, lines, depths, size, unit, edges, sure) if any(edges.values()) else None
+        return _drawn_in(cal, lines, depths, size, unit, edges, tiles) if any(edges.values()) else None
     edges = {side: None if lab is None else _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit,
                                                       max(EDGE_NEAREST_W, at - MAT_BESIDE_ROW_W))
              for side, (at, _) in lines.items()}
-    return _drawn_in(cal, lines, depths, size, unit, edges, sure)
+    return _drawn_in(cal, lines, depths, size, unit, edges, tiles)
 
 
 def _drawn_in(cal: Calibration, lines: dict[str, tuple[float, float]], depths: dict[str, float], size: float,
-              unit: float, edges: dict[str, tuple[float, float] | None],
-              sure: dict[str, np.ndarray]) -> Calibration:
+              unit: float, edges: dict[str, tuple[float, float] | None], tiles: list[Seen]) -> Calibration:
     """``cal`` with each side drawn in to its mat's edge found (``edges``), else to two widths beyond its row
-    (``lines``: ``_row_line``'s) but short of the ``sure`` tiles (``_sure_nearest``) nearer its edge."""
+    (``lines``: ``_row_line``'s) but short of the tiles found surely nearer its edge (``_sure_nearest``)."""
+    sure = _sure_nearest(tiles, size, unit)
     cap = float(np.median([max(0.0, d - HAND_DEPTH_W) for d in depths.values()])) + SIDE_SPREAD_W
     out = {side: edges[side] or (float(np.clip(at - HAND_DEPTH_W, 0.0, cap)), slant)
            for side, (at, slant) in lines.items()}
