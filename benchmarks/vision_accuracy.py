@@ -217,7 +217,7 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
             centres = _quad_centres(dets)
             on_labels, inside = photos_real.outlines_on_labels(centres, [b for _, b in tiles])
             labelled += len(tiles)
-            for (code, box), i, label in zip(tiles, on_labels, photo.tiles):  # each labelled tile: the nearest outline that lies nearest it
+            for (code, box), i, label in zip(tiles, on_labels, photo.tiles):  # each labelled tile: its outline (outlines_on_labels)
                 is_bonus = code.startswith("h")
                 bonus[0] += is_bonus
                 per_photo[photo.source_photo] += 1
