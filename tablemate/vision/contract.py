@@ -76,11 +76,23 @@ def reader_blob(crops: list[np.ndarray], size: tuple[int, int] = (READ_W, READ_H
     """BGR uint8 crops -> the reader's (or, with ``size``, the bonus reader's) float32 NCHW RGB input in 0..1."""
     if not crops:
         return np.zeros((0, 3, size[1], size[0]), np.float32)
-    arr = np.stack(crops)[..., ::-1].astype(np.float32) / 255.0
-    return np.ascontiguousarray(arr.transpose(0, 3, 1, 2))
+    bgr = np.stack(crops)
+    return _scaled(bgr[..., ::-1].transpose(0, 3, 1, 2))
 
 
 def detector_blob(rectified: np.ndarray) -> np.ndarray:
     """A BGR DET_SIZE x DET_SIZE rectified image -> float32 1x3xHxW RGB in 0..1."""
-    arr = rectified[..., ::-1].astype(np.float32) / 255.0
-    return np.ascontiguousarray(arr.transpose(2, 0, 1)[None])
+    return _scaled(cv2.cvtColor(rectified, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None])
+
+
+def _scaled(pixels: np.ndarray) -> np.ndarray:
+    """uint8 ``pixels`` (any strides) / 255 as a contiguous float32 array, in one pass.
+
+    Why one pass: converting to float, dividing and making the channels
+    contiguous one after another walked a 640x640 square three times, about
+    4 ms of each detector look on one core; the values are the same (each is
+    float32(x) / float32(255), correctly rounded).
+    """
+    out = np.empty(pixels.shape, np.float32)
+    np.divide(pixels, np.float32(255.0), out=out, dtype=np.float32)
+    return out
