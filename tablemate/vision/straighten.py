@@ -42,16 +42,28 @@ def _quarter(a: float) -> float:
     return a - q * math.floor(a / q + 0.5)
 
 
+def _centre_and_reach(quad: np.ndarray) -> tuple[float, float, float]:
+    """The outline's centre (x, y) and the radius looked at around it, in plain floats.
+
+    Why not numpy: on four corners its calls cost more than the arithmetic,
+    and this runs for every tile of a still; the sums are taken in numpy's
+    order, so the values are the same.
+    """
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = quad.tolist()
+    mx, my = (((ax + bx) + cx) + dx) / 4, (((ay + by) + cy) + dy) / 4
+    far = max(math.sqrt((x - mx) * (x - mx) + (y - my) * (y - my)) for x, y in ((ax, ay), (bx, by), (cx, cy), (dx, dy)))
+    return mx, my, far * REACH
+
+
 def tilt(image: np.ndarray, quad: np.ndarray) -> float:
     """How far (radians) the tile inside ``quad`` is turned against the outline's own axes; 0 if unclear.
 
     ``image``: grey or BGR; only the region around the tile is converted.
     """
-    c = quad.mean(0)
-    r = float(np.linalg.norm(quad - c, axis=1).max()) * REACH
+    cx, cy, r = _centre_and_reach(quad)
     h, w = image.shape[:2]
-    x0, y0 = max(0, int(c[0] - r)), max(0, int(c[1] - r))
-    x1, y1 = min(w, int(c[0] + r) + 1), min(h, int(c[1] + r) + 1)
+    x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
+    x1, y1 = min(w, int(cx + r) + 1), min(h, int(cy + r) + 1)
     if x1 - x0 < 6 or y1 - y0 < 6:
         return 0.0
     g = image[y0:y1, x0:x1]
@@ -69,10 +81,13 @@ def tilt(image: np.ndarray, quad: np.ndarray) -> float:
     total = float(weight.sum())
     if total <= 0:
         return 0.0
-    safe = np.maximum(weight, 1e-12)
-    d = xx - yy
-    c4 = float(((d * d - 4 * xy * xy) / safe).sum())
-    s4 = float((4 * xy * d / safe).sum())
+    safe = np.maximum(weight, 1e-12, out=weight)
+    d = np.subtract(xx, yy, out=xx)
+    four_xy = np.multiply(xy, 4, out=gx)
+    cos4 = np.subtract(np.multiply(d, d, out=yy), np.multiply(four_xy, xy, out=xy), out=yy)
+    c4 = float(np.divide(cos4, safe, out=cos4).sum())
+    sin4 = np.multiply(four_xy, d, out=four_xy)
+    s4 = float(np.divide(sin4, safe, out=sin4).sum())
     if math.hypot(c4, s4) < MIN_COHERENCE * total:
         return 0.0
     return _quarter(math.atan2(s4, c4) / 4 - _axis_angle(quad))

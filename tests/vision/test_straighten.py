@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tablemate.vision.contract import crop_tile
-from tablemate.vision.straighten import straighten, tilt
+from tablemate.vision.straighten import REACH, _centre_and_reach, straighten, tilt
 from tablemate.vision.train.photos_real import box_quad
 
 
@@ -63,3 +63,15 @@ def test_the_tilt_is_measured_against_the_outline_read_sideways():
     top = (s[0] + s[1]) / 2 - s.mean(0)
     assert top[0] > abs(top[1])  # the top still points right
 
+
+def test_the_tilts_region_has_numpys_centre_and_reach_to_the_last_bit():
+    """Plain floats for four corners (speed) must give numpy's values: a region a pixel off measures another tilt."""
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        quad = rng.uniform(-50, 3000, (4, 2)) * rng.choice([1e-3, 1.0, 7.3])
+        cx, cy, r = _centre_and_reach(quad)
+        c = quad.mean(0)
+        assert (cx, cy) == (c[0], c[1])
+        assert r == float(np.linalg.norm(quad - c, axis=1).max()) * REACH
+    assert _centre_and_reach(np.array([[0.0, 0.0], [4.0, 0.0], [4.0, 3.0], [0.0, 3.0]])) == (
+        2.0, 1.5, math.hypot(2.0, 1.5) * REACH)
