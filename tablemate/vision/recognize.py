@@ -937,18 +937,24 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     tm["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     seats = _group_with_second_look(tiles, faces, probs, image, to_image, models_dir, closer, tile_set, say)
-    to_full = np.linalg.inv(cal.homography(DET_SIZE, 1.0))
-    out_tiles = []
-    for t in tiles:
-        if t.state == "standing":
-            continue
-        q = turned_look.outline(t).reshape(-1, 1, 2)
-        q = cv2.perspectiveTransform(q, to_full).reshape(4, 2)
-        out_tiles.append({"code": t.code, "confidence": round(t.confidence, 3), "face_up": t.state == "face_up",
-                          "corners": [[int(round(x)), int(round(y))] for x, y in q],
-                          "side": t.side, "role": t.role, "group": t.group})
+    lying = [t for t in tiles if t.state != "standing"]
+    corners = _corners_in_full(lying, np.linalg.inv(cal.homography(DET_SIZE, 1.0)))
+    out_tiles = [{"code": t.code, "confidence": round(t.confidence, 3), "face_up": t.state == "face_up",
+                  "corners": q, "side": t.side, "role": t.role, "group": t.group} for t, q in zip(lying, corners)]
     tm["group"] = time.perf_counter() - t0
     return {"image": {"width": w, "height": h}, "tiles": out_tiles, "seats": seats}
+
+
+def _corners_in_full(tiles: list[Seen], to_full: np.ndarray) -> list[list[list[int]]]:
+    """Each tile's outline in the full-size picture, whole pixels (rounded half to even, as ``round``).
+
+    Why all at once: one transform and one rounding for the table instead of
+    a call of each per tile, a few milliseconds of every still.
+    """
+    if not tiles:
+        return []
+    q = cv2.perspectiveTransform(np.stack([turned_look.outline(t) for t in tiles]).reshape(-1, 1, 2), to_full)
+    return np.rint(q.reshape(-1, 4, 2)).astype(np.int64).tolist()
 
 
 def play_square(image: np.ndarray, cal: Calibration, scale: float) -> tuple[np.ndarray, np.ndarray]:
