@@ -224,3 +224,17 @@ def test_a_mat_near_the_pictures_edge_grows_no_block_out_to_it():
     found = find_play_area(img)
     assert found is not None
     assert np.allclose(found.corners, [(120, 420), (520, 420), (520, 6), (120, 6)], atol=4), found.corners
+
+
+def test_the_mat_is_found_on_a_floor_of_its_colour_larger_than_it_beyond_a_rim_of_another():
+    """Rendered held-out table 182 over the range, typeface look: a purple mat in a red-brown table's rim, on a
+    purple floor that filled more of the picture than the mat. The floor, the larger piece of the mat's colour,
+    was taken for it, failed as a mat, and no play area was found. The mat is the piece in the middle."""
+    img = np.full((480, 640, 3), (110, 80, 95), np.uint8)   # the floor
+    img[40:440, 140:500] = (60, 80, 150)                     # the table's rim
+    img[80:400, 180:460] = (112, 78, 96)                     # the mat, near the floor's colour
+    img[220:260, 300:330] = (225, 235, 240)                  # a tile in the middle
+    img = np.clip(img + np.random.default_rng(0).normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    found = find_play_area(img)
+    assert found is not None
+    assert np.allclose(found.corners, [(180, 400), (460, 400), (460, 80), (180, 80)], atol=4), found.corners
