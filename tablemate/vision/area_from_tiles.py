@@ -19,7 +19,10 @@ mat's edge where the picture shows it beyond, or where the row hides that
 edge, just far enough to leave the row whole. Big tiles make a table's rim
 narrow, and an area found at the table's edge then leaves the rows only a
 little deep: it is drawn in only where the mat's edge shows with a rim of
-another hue beyond it. Only an area found in the
+another hue beyond it. Where the typical seat's row lies as in an area found
+right but one seat's lies too deep, or two opposite rows run aslant alike,
+the sides the picture and the rows show wrong are set right one by one
+(``_sides_set_right``). Only an area found in the
 picture is moved (the mat's edges, or the corner markers, which lie at the
 mat's corners with the seats' rows inside them): a calibration given is
 the player's word.
