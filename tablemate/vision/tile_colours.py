@@ -200,7 +200,15 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
       patch found at 0.52 and read as the white dragon at 0.95, its middle
       the mat's to a tenth of a unit, joined a revealed hand (fresh 3.0 cm
       table 56, the play area found). A real tile's middle is its faces'
-      ground, which this rule asks to lie clearly apart from the mat.
+      ground, which this rule asks to lie clearly apart from the mat;
+    - one read as the white dragon and found fainter than ``FAINT`` whose
+      middle lies nearer the mat's colour than the faces' ground, with or
+      without backs in view: a blank face's middle is its ground. On pale
+      mats with no wall in view (4.0 cm tables 163 and 171 that no rule had
+      seen) a gap in a hand, 10-12 units from the mat's colour and 22-34
+      from the faces' ground, was found at 0.35-0.45, read as the white
+      dragon and joined the hand; the real white dragons lay 0.2-10 units
+      from the ground and 17-25 from the mat.
     """
     backs, ground = table_colours(probs, heat, lab, set_back, set_ground)
     out = set()
@@ -218,6 +226,9 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
     colours = [c for c in (backs, ground) if c is not None]
     doubtful = ((probs.max(1) < SURE) & (heat < FOUND)) | (heat < FAINT_ON_MAT)
     on_mat = plain & (mat_coloured(lab, mat, colours) | (doubtful & mat_coloured(lab, mat, colours, MAT_SAME)))
+    if ground is not None:  # a blank face's middle is its ground: a faint "white dragon" nearer the mat's colour is mat
+        on_mat |= ((probs.argmax(1) == WHITE) & (heat < FAINT)
+                   & (np.linalg.norm(lab - mat, axis=1) < np.linalg.norm(lab - ground, axis=1)))
     return out | set(np.nonzero(on_mat)[0].tolist())
 
 

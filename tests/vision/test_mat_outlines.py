@@ -47,3 +47,13 @@ def test_outlines_on_the_mat_are_dropped_and_no_tile_is_lost(seed, size, side):
     for c in true:  # every true tile still has an outline on it
         assert np.linalg.norm(got - c, axis=1).min() < 0.45 * width
     assert rec["seats"][side]["melds"] == gt["seats"][side]["melds"]
+
+
+@pytest.mark.parametrize("scene, side", [(163, "top"), (171, "right")])
+def test_a_gap_in_a_hand_on_a_pale_mat_with_no_wall_in_view_is_no_white_dragon(scene, side):
+    """4.0 cm tables 163 and 171, which no rule had seen: big tiles, no wall, so no backs' colour; a gap in a
+    hand on a pale mat was outlined faintly, read as the white dragon and joined the hand."""
+    from tablemate.vision.grouping import seats_match
+    rec, gt = _recognise(SEED0 + 4000 + scene - 1, tile_cm=4.0, area_cm=85.0)
+    assert sum(t["code"] == "P" for t in rec["tiles"]) == sum(t["code"] == "P" for t in gt["tiles"])
+    assert seats_match(rec["seats"][side], gt["seats"][side])

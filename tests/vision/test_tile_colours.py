@@ -95,6 +95,32 @@ def test_a_doubtful_outline_of_the_mats_very_colour_is_bare_mat_even_beside_tile
     assert mat_outlines(probs, heat, lab, mat) == {5, 6}
 
 
+
+PALE_GREEN_MAT, CYAN_IVORY = (150, 190, 160), (235, 240, 215)  # a pale mat; faces of a cool ivory
+
+
+def test_a_faint_white_dragon_nearer_the_mats_colour_than_the_faces_ground_is_the_mat_with_no_backs_in_view():
+    """Rendered 4.0 cm tables 163 and 171, which no rule had seen: no wall, so no backs' colour, and a gap in a
+    hand on a pale mat found at 0.35-0.45 and read as the white dragon at 0.76-0.86, its middle 10-12 units from
+    the mat's colour (just past the general rule) and 22-34 from the faces' ground. A blank face's middle is its
+    ground: such an outline is the mat. A white dragon found as faintly whose middle is the ground stays, and so
+    does one found surely whatever its middle."""
+    from tablemate.vision.contract import READER_CLASSES
+    from tablemate.vision.tile_colours import FAINT, MAT_NEAR, mat_outlines
+    mat, ground = lab_of([PALE_GREEN_MAT])[0], lab_of([CYAN_IVORY])[0]
+    faces = np.zeros((5, len(READER_CLASSES)), np.float32)
+    faces[np.arange(5), [0, 9, 18, 27, 31]] = 1.0                # five sure faces show the ground; no backs
+    white = np.zeros((3, len(READER_CLASSES)), np.float32)
+    white[:, READER_CLASSES.index("P")] = 0.8
+    white[:, 0] = 0.2
+    probs = np.concatenate([faces, white])
+    heat = np.float32([1.0] * 5 + [FAINT - 0.1, FAINT - 0.1, FAINT + 0.2])
+    gap = mat + np.float64([MAT_NEAR + 1.5, 0.0, 0.0])             # just past the general rule's reach
+    lab = np.concatenate([np.repeat(ground[None], 5, 0), np.stack([gap, ground, gap])])
+    assert np.linalg.norm(gap - mat) < np.linalg.norm(gap - ground)
+    assert mat_outlines(probs, heat, lab, mat) == {5}
+
+
 def test_the_white_share_is_the_same_for_both_colour_rules_when_a_back_is_read_surely():
     from tablemate.vision.contract import READER_CLASSES
     from tablemate.vision.tile_colours import BLANK, white_share
