@@ -128,11 +128,16 @@ def _square_picture(edges_w, slant=0.0, rim_w=None, tiles=None, seed=0):
                     [e - slant * (SIZE / 2 - e), e]])
     cv2.fillPoly(img, [mat], (40, 52, 34))
     img += np.random.default_rng(seed).normal(0, 4, img.shape)
-    for t in tiles or _table(6.0):
+    _draw_tiles(img, tiles or _table(6.0))
+    return np.clip(img, 0, 255).astype(np.uint8), np.float64(mat)
+
+
+def _draw_tiles(img, tiles):
+    """The ``tiles`` drawn on ``img`` (in place) as ivory boxes, each its outline's size across and along."""
+    for t in tiles:
         w, h = (t.w, t.h) if t.orient in (0, 2) else (t.h, t.w)
         cv2.rectangle(img, (int(t.cx - w / 2), int(t.cy - h / 2)), (int(t.cx + w / 2), int(t.cy + h / 2)),
                       (200, 225, 235), -1)
-    return np.clip(img, 0, 255).astype(np.uint8), np.float64(mat)
 
 
 def _corner_error_w(cal, corners):
@@ -258,10 +263,7 @@ def _dark_table(tiles, right_edge_w=None):
     if right_edge_w is not None:
         img[:, SIZE - int(right_edge_w * UNIT):] = (22, 24, 20)
     img += np.random.default_rng(1).normal(0, 4, img.shape)
-    for t in tiles:
-        w, h = (t.w, t.h) if t.orient in (0, 2) else (t.h, t.w)
-        cv2.rectangle(img, (int(t.cx - w / 2), int(t.cy - h / 2)), (int(t.cx + w / 2), int(t.cy + h / 2)),
-                      (200, 225, 235), -1)
+    _draw_tiles(img, tiles)
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
@@ -321,10 +323,7 @@ def test_a_side_along_the_pictures_edge_moves_to_the_mats_edge_seen_aslant_of_it
     xs = np.arange(SIZE)
     for x in xs:
         picture[:max(0, int(round(top_edge(x)))), x] = (22, 24, 20)
-    for t in tiles:  # the tiles again, over the table drawn above the mat
-        w, h = (t.w, t.h) if t.orient in (0, 2) else (t.h, t.w)
-        cv2.rectangle(picture, (int(t.cx - w / 2), int(t.cy - h / 2)), (int(t.cx + w / 2), int(t.cy + h / 2)),
-                      (200, 225, 235), -1)
+    _draw_tiles(picture, tiles)  # the tiles again, over the table drawn above the mat
     moved = area_from_tiles(SQUARE, tiles, SIZE, picture)
     assert moved is not None
     tr, tl = np.float64(moved.corners[2]), np.float64(moved.corners[3])  # the top side's ends
