@@ -314,6 +314,13 @@ def _seen_edge(lab: np.ndarray, pad: int, side: str, at: float, unit: float) -> 
                      max(EDGE_NEAREST_W, at - MAT_BESIDE_ROW_W))
 
 
+def _edge_by_the_mat_inside(lab: np.ndarray, pad: int, side: str, at: float, unit: float,
+                            lo: float = EDGE_NEAREST_W) -> tuple[float, float] | None:
+    """As ``_seen_edge`` from depth ``lo``, the mat's colour taken inside the row: a row at the mat's very edge
+    has the table or a rim beside it on the edge's side."""
+    return _mat_edge(lab, pad, side, lo, at - EDGE_ROW_GAP_W, unit, at + MAT_BESIDE_ROW_W)
+
+
 def _sides_set_right(cal: Calibration, lines: dict[str, tuple[float, float]], depths: dict[str, float],
                      size: float, unit: float, lab: np.ndarray, pad: int, tiles: list[Seen]) -> Calibration | None:
     """``cal`` with the sides its seats' rows show wrong set right, one by one; None when none is.
@@ -364,15 +371,15 @@ def _sides_set_right(cal: Calibration, lines: dict[str, tuple[float, float]], de
     for side, (at, _) in lines.items():
         if depths[side] <= TOO_DEEP_W or lab is None:
             continue
-        edges = (_seen_edge(lab, pad, side, at, unit),
-                 _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit, at + MAT_BESIDE_ROW_W))
+        # the mat's colour outside the row, else (only then looked for) inside it
+        edges = (find(lab, pad, side, at, unit) for find in (_seen_edge, _edge_by_the_mat_inside))
         edge = next((e for e in edges if e is not None and abs(e[1]) <= DEEP_EDGE_SLANT
                      and not _beyond(sure[side], *e)), None)
         if edge is not None:
             out[side], moved = edge, True
     for side, (at, _) in lines.items():
         if out[side] == (0.0, 0.0) and lab is not None and _beyond_the_picture(lab, pad, side, unit):
-            edge = _mat_edge(lab, pad, side, -GROW_W, at - EDGE_ROW_GAP_W, unit, at + MAT_BESIDE_ROW_W)
+            edge = _edge_by_the_mat_inside(lab, pad, side, at, unit, lo=-GROW_W)
             if edge is not None and abs(edge[1]) >= BORDER_TURN:
                 out[side], moved = edge, True
     for side in _turned_pair(lines):
@@ -468,7 +475,7 @@ def _rim_edge(lab: np.ndarray, pad: int, side: str, line: tuple[float, float],
     ends of the rows' tiles passed for its edge.
     """
     at, slant = line
-    edge = _mat_edge(lab, pad, side, EDGE_NEAREST_W, at - EDGE_ROW_GAP_W, unit, at + MAT_BESIDE_ROW_W)
+    edge = _edge_by_the_mat_inside(lab, pad, side, at, unit)
     if edge is None:
         return None
     mat = _inner_colour(lab, pad, side, (at + MAT_BESIDE_ROW_W) * unit, slant, False)
