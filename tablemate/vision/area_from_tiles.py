@@ -369,7 +369,7 @@ def _sides_set_right(cal: Calibration, lines: dict[str, tuple[float, float]], de
     moved = False
     sure = _sure_nearest(tiles, size, unit)
     for side, (at, _) in lines.items():
-        if depths[side] <= TOO_DEEP_W or lab is None:
+        if depths[side] <= TOO_DEEP_W:
             continue
         # the mat's colour outside the row, else (only then looked for) inside it
         edges = (find(lab, pad, side, at, unit) for find in (_seen_edge, _edge_by_the_mat_inside))
@@ -378,7 +378,7 @@ def _sides_set_right(cal: Calibration, lines: dict[str, tuple[float, float]], de
         if edge is not None:
             out[side], moved = edge, True
     for side, (at, _) in lines.items():
-        if out[side] == (0.0, 0.0) and lab is not None and _beyond_the_picture(lab, pad, side, unit):
+        if out[side] == (0.0, 0.0) and _beyond_the_picture(lab, pad, side, unit):
             edge = _edge_by_the_mat_inside(lab, pad, side, at, unit, lo=-GROW_W)
             if edge is not None and abs(edge[1]) >= BORDER_TURN:
                 out[side], moved = edge, True
