@@ -286,6 +286,21 @@ def test_one_seat_far_deeper_than_the_others_is_drawn_in_to_the_mats_edge_where_
     assert area_from_tiles(SQUARE, tiles + [lone], SIZE, _dark_table(tiles + [lone], right_edge_w=3.0)) is None
 
 
+def test_a_deep_side_whose_mat_edge_is_not_seen_moves_in_as_far_as_its_opposite_side_did():
+    """Turn benchmark, 4.0 cm, sequence 11 frame 8, area found during play: a dark mat on a near-black table, the
+    table's edge found for the mat's at the left and right, both seats' rows four widths in. The right side found
+    the mat's edge and moved in; the left one showed none and stayed, and a discard near the left was counted at
+    the top seat. A table is laid with its mat in the middle, rims alike: the left side moves in as far as the
+    right one did (its row left as deep as the right's is now)."""
+    tiles = _rows(dict(bottom=1.2, right=5.0, top=1.2, left=3.7), dict(bottom=0.0, right=0.0, top=0.0, left=0.0))
+    drawn = area_from_tiles(SQUARE, tiles, SIZE, _dark_table(tiles, right_edge_w=3.0))
+    assert drawn is not None
+    corners = np.float64(drawn.corners)  # BL, BR, TR, TL
+    assert np.abs(corners[1:3, 0] - (SIZE - 3.0 * UNIT)).max() < 0.25 * UNIT  # the right side at the mat's edge
+    assert np.abs(corners[[0, 3], 0] - 1.7 * UNIT).max() < 0.3 * UNIT  # the left side as far in
+    assert np.abs(corners[:2, 1] - SIZE).max() < 1.0 and np.abs(corners[2:, 1]).max() < 1.0  # bottom, top stay
+
+
 def test_two_opposite_sides_turned_against_the_mat_are_turned_along_their_rows():
     """Rendered held-out table 140 again: the area's top and bottom were the picture's edges, square to the
     picture, while the mat lay turned 11 degrees in it; both hands ran 0.2 widths deeper with every width along,
