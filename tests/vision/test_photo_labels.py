@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tablemate.vision.contract import READER_CLASSES, reader_blob
+from tablemate.vision.contract import READER_CLASSES, crop_tile, reader_blob
 from tablemate.vision.models import run_reader
 from tablemate.vision.train import data, photos_real
 
@@ -107,3 +107,44 @@ def test_a_bonus_label_the_tile_s_face_contradicts_is_read_as_the_face(tmp_path,
     fixed, other, later = photos_real.load(tmp_path)
     assert [t.code for t in fixed.tiles] == [shown, "5p"] and shown != labelled
     assert other.tiles[0].code == labelled and later.tiles[0].code == "h8"
+
+
+def test_a_turned_photo_moves_each_outline_with_its_tile():
+    """``train.data.turn_photo``: the pixels and the outlines go through one map, counter-clockwise on screen."""
+    src = np.zeros((200, 300, 3), np.uint8)
+    boxes = {(0, 0, 255): (200, 80, 240, 130), (0, 255, 0): (40, 20, 70, 60)}  # colour: x0, y0, x1, y1
+    quads = []
+    for colour, (x0, y0, x1, y1) in boxes.items():
+        src[y0:y1, x0:x1] = colour
+        quads.append(np.float64([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    pic, turned = data.turn_photo(src, quads, 30.0, 0.8, 1000.0)
+    for colour, q, before in zip(boxes, turned, quads):
+        x, y = q.mean(0)
+        assert tuple(pic[int(round(y)), int(round(x))]) == colour  # the outline's middle lies on its tile
+        # sides keep their lengths but for the scale
+        assert np.allclose(np.linalg.norm(q[1] - q[0]), 0.8 * np.linalg.norm(before[1] - before[0]), atol=1e-6)
+    red, green = (q.mean(0) for q in turned)
+    # the red box lay right of the middle at its height; turned counter-clockwise it lies above the middle
+    assert red[1] < pic.shape[0] / 2 - 10
+    edge = turned[0][1] - turned[0][0]
+    assert np.isclose(np.degrees(np.arctan2(-edge[1], edge[0])), 30.0)
+    small, _ = data.turn_photo(src, quads, 45.0, 5.0, 120.0)
+    assert max(small.shape[:2]) <= 120  # the whole turned photo, scaled down to fit
+
+
+def test_a_turned_photo_scene_reads_on_its_labels_and_keeps_them_inside_the_unlabelled_rectangle(one_photo):
+    """The photo's tiles, turned, are read where their outlines say; the detector's rows carry each of them."""
+    tiles, _ = one_photo
+    photo = photos_real.load()[0]
+    src, orients = data._photo_orients(photo)
+    quads = [photos_real.box_quad(t.box, o) for t, o in zip(photo.tiles, orients)]
+    pic, turned = data.turn_photo(src, quads, -35.0, 1.0, 4000.0)
+    crops = [crop_tile(pic, q) for q in turned]
+    probs, _ = run_reader(reader_blob(crops))
+    want = [READER_CLASSES.index(t.code) for t in photo.tiles]
+    assert np.mean(probs.argmax(1) == np.array(want)) >= 0.9
+    img, rows, rect = data._photo_turned_detector_scene(3)
+    x0, y0, x1, y1 = rect
+    inside = (rows[:, 0] >= x0) & (rows[:, 0] < x1) & (rows[:, 1] >= y0) & (rows[:, 1] < y1)
+    assert inside.sum() == len(tiles)  # every labelled tile, and no rendered tile under the photo
+    assert img.shape == (640, 640, 3) and 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 640
