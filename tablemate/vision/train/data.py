@@ -305,23 +305,12 @@ def _photo_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     photo only its labelled tiles teach the detector (an unlabelled tile
     there is not background).
     """
-    rng, img, boxes = _rendered_table(seed)
-    photos = _train_photos()
-    photo = photos[int(rng.integers(len(photos)))]
-    src, orients = _photo_orients(photo)
-    s = float(rng.uniform(0.019, 0.05)) * DET_SIZE / photo.tile_width()
-    s = min(s, 0.9 * DET_SIZE / max(src.shape[:2]))
-    pw, ph = max(1, int(src.shape[1] * s)), max(1, int(src.shape[0] * s))
-    pic = cv2.resize(src, (pw, ph), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-    px, py = int(rng.integers(0, DET_SIZE - pw + 1)), int(rng.integers(0, DET_SIZE - ph + 1))
-    img = img.copy()
-    img[py:py + ph, px:px + pw] = pic
-    under = lambda q: px <= q[:, 0].mean() < px + pw and py <= q[:, 1].mean() < py + ph  # noqa: E731
-    rows = [_box_row(q, c) for q, c in boxes if not under(q)]  # the photo covers the tiles drawn there
-    for t, o in zip(photo.tiles, orients):
-        q = photos_real.box_quad(t.box, o) * [pw / src.shape[1], ph / src.shape[0]] + [px, py]
-        rows.append(_box_row(q, 1 if t.code == "back" else 0))
-    return img, np.array(rows, np.float32), np.array([px, py, px + pw, py + ph], np.float32)
+    def square(src, quads, s, rng):
+        s = min(s, 0.9 * DET_SIZE / max(src.shape[:2]))
+        pw, ph = max(1, int(src.shape[1] * s)), max(1, int(src.shape[0] * s))
+        pic = cv2.resize(src, (pw, ph), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        return pic, [q * [pw / src.shape[1], ph / src.shape[0]] for q in quads]
+    return _photo_scene(seed, square)
 
 
 TURNED_PHOTO_DEGREES = 45.0  # turned photo scenes turn their photo by up to this much either way
@@ -341,14 +330,25 @@ def _photo_turned_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.
     where unlabelled tiles are not taught as background (the corners show
     the photo mirrored at its edges, whatever lies there is unlabelled).
     """
+    def turned(src, quads, s, rng):
+        angle = float(rng.uniform(-TURNED_PHOTO_DEGREES, TURNED_PHOTO_DEGREES))
+        return turn_photo(src, quads, angle, s, 0.9 * DET_SIZE)
+    return _photo_scene(seed, turned)
+
+
+def _photo_scene(seed: int, lay) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A rendered table with a training photo laid on it by ``lay``: (image, boxes, the photo's rectangle).
+
+    ``lay(src, quads, scale, rng)`` gives the photo's picture, at most 0.9
+    of the square either way, and the labelled tiles' outlines in it; the
+    rendered tiles under that picture are left out, as it covers them.
+    """
     rng, img, boxes = _rendered_table(seed)
     photos = _train_photos()
     photo = photos[int(rng.integers(len(photos)))]
     src, orients = _photo_orients(photo)
     s = float(rng.uniform(0.019, 0.05)) * DET_SIZE / photo.tile_width()
-    quads = [photos_real.box_quad(t.box, o) for t, o in zip(photo.tiles, orients)]
-    pic, quads = turn_photo(src, quads, float(rng.uniform(-TURNED_PHOTO_DEGREES, TURNED_PHOTO_DEGREES)), s,
-                            0.9 * DET_SIZE)
+    pic, quads = lay(src, [photos_real.box_quad(t.box, o) for t, o in zip(photo.tiles, orients)], s, rng)
     ph, pw = pic.shape[:2]
     px, py = int(rng.integers(0, DET_SIZE - pw + 1)), int(rng.integers(0, DET_SIZE - ph + 1))
     img = img.copy()
