@@ -123,7 +123,7 @@ def test_a_turned_photo_moves_each_outline_with_its_tile():
         assert tuple(pic[int(round(y)), int(round(x))]) == colour  # the outline's middle lies on its tile
         # sides keep their lengths but for the scale
         assert np.allclose(np.linalg.norm(q[1] - q[0]), 0.8 * np.linalg.norm(before[1] - before[0]), atol=1e-6)
-    red, green = (q.mean(0) for q in turned)
+    red = turned[0].mean(0)
     # the red box lay right of the middle at its height; turned counter-clockwise it lies above the middle
     assert red[1] < pic.shape[0] / 2 - 10
     edge = turned[0][1] - turned[0][0]

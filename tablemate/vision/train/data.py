@@ -305,8 +305,8 @@ def _photo_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     photo only its labelled tiles teach the detector (an unlabelled tile
     there is not background).
     """
-    def square(src, quads, s, rng):
-        s = min(s, 0.9 * DET_SIZE / max(src.shape[:2]))
+    def square(src, quads, s, most, rng):
+        s = min(s, most / max(src.shape[:2]))
         pw, ph = max(1, int(src.shape[1] * s)), max(1, int(src.shape[0] * s))
         pic = cv2.resize(src, (pw, ph), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
         return pic, [q * [pw / src.shape[1], ph / src.shape[0]] for q in quads]
@@ -330,25 +330,27 @@ def _photo_turned_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.
     where unlabelled tiles are not taught as background (the corners show
     the photo mirrored at its edges, whatever lies there is unlabelled).
     """
-    def turned(src, quads, s, rng):
+    def turned(src, quads, s, most, rng):
         angle = float(rng.uniform(-TURNED_PHOTO_DEGREES, TURNED_PHOTO_DEGREES))
-        return turn_photo(src, quads, angle, s, 0.9 * DET_SIZE)
+        return turn_photo(src, quads, angle, s, most)
     return _photo_scene(seed, turned)
 
 
 def _photo_scene(seed: int, lay) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A rendered table with a training photo laid on it by ``lay``: (image, boxes, the photo's rectangle).
 
-    ``lay(src, quads, scale, rng)`` gives the photo's picture, at most 0.9
-    of the square either way, and the labelled tiles' outlines in it; the
-    rendered tiles under that picture are left out, as it covers them.
+    ``lay(src, quads, scale, most, rng)`` gives the photo's picture, at most
+    ``most`` pixels (0.9 of the square) either way, and the labelled tiles'
+    outlines in it; the rendered tiles under that picture are left out, as
+    it covers them.
     """
     rng, img, boxes = _rendered_table(seed)
     photos = _train_photos()
     photo = photos[int(rng.integers(len(photos)))]
     src, orients = _photo_orients(photo)
     s = float(rng.uniform(0.019, 0.05)) * DET_SIZE / photo.tile_width()
-    pic, quads = lay(src, [photos_real.box_quad(t.box, o) for t, o in zip(photo.tiles, orients)], s, rng)
+    quads = [photos_real.box_quad(t.box, o) for t, o in zip(photo.tiles, orients)]
+    pic, quads = lay(src, quads, s, 0.9 * DET_SIZE, rng)
     ph, pw = pic.shape[:2]
     px, py = int(rng.integers(0, DET_SIZE - pw + 1)), int(rng.integers(0, DET_SIZE - ph + 1))
     img = img.copy()
