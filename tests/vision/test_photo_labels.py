@@ -148,3 +148,27 @@ def test_a_turned_photo_scene_reads_on_its_labels_and_keeps_them_inside_the_unla
     inside = (rows[:, 0] >= x0) & (rows[:, 0] < x1) & (rows[:, 1] >= y0) & (rows[:, 1] < y1)
     assert inside.sum() == len(tiles)  # every labelled tile, and no rendered tile under the photo
     assert img.shape == (640, 640, 3) and 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 640
+
+
+@pytest.mark.parametrize("share", [0.012, 0.02])
+def test_a_photo_scene_lays_its_median_tile_at_the_share_it_is_given(one_photo, share):
+    """``--photo-tile-share`` reaches both kinds of photo scene: the labelled tiles' median short side is that share.
+
+    (This photo's tiles are 3.5 % of its side; at these shares even a photo
+    turned 45 degrees fits the square unshrunk.)
+    """
+    tiles, _ = one_photo
+    for scene in (data._photo_detector_scene, data._photo_turned_detector_scene):
+        _, rows, rect = scene(5, share=(share, share))
+        x0, y0, x1, y1 = rect
+        inside = (rows[:, 0] >= x0) & (rows[:, 0] < x1) & (rows[:, 1] >= y0) & (rows[:, 1] < y1)
+        short = np.minimum(rows[inside, 2], rows[inside, 3])
+        assert inside.sum() == len(tiles)
+        assert np.median(short) == pytest.approx(share * 640, rel=0.12)
+
+
+@pytest.mark.parametrize("bad", ["0.05,0.02", "0.02", "a,b", "0,0.05"])
+def test_the_data_step_refuses_a_photo_tile_share_it_cannot_draw(tmp_path, bad, capsys):
+    with pytest.raises(SystemExit) as stop:
+        data.main(["--out", str(tmp_path), "--photo-tile-share", bad])
+    assert stop.value.code == 2 and "--photo-tile-share" in capsys.readouterr().err

@@ -298,8 +298,15 @@ def _photo_bonus_crops(index: int) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(xs), np.array(ys, np.int16)
 
 
-def _photo_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A rendered table with a real photo laid over part of it, tiles 1.9-5 % of the side.
+#: The share of the square's side a photo scene's median labelled tile takes (``--photo-tile-share``).
+#: Why a bound of its own: a photo's tiles differ in size, so with the median
+#: at the top of the range half of its tiles lie above it.
+PHOTO_TILE_SHARE = (0.019, 0.05)
+
+
+def _photo_detector_scene(seed: int, share: tuple[float, float] = PHOTO_TILE_SHARE,
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A rendered table with a real photo laid over part of it, its median tile ``share`` of the side.
 
     Returns (image, boxes, ignore rectangle x0, y0, x1, y1): inside the
     photo only its labelled tiles teach the detector (an unlabelled tile
@@ -310,13 +317,14 @@ def _photo_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
         pw, ph = max(1, int(src.shape[1] * s)), max(1, int(src.shape[0] * s))
         pic = cv2.resize(src, (pw, ph), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
         return pic, [q * [pw / src.shape[1], ph / src.shape[0]] for q in quads]
-    return _photo_scene(seed, square)
+    return _photo_scene(seed, square, share)
 
 
 TURNED_PHOTO_DEGREES = 45.0  # turned photo scenes turn their photo by up to this much either way
 
 
-def _photo_turned_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _photo_turned_detector_scene(seed: int, share: tuple[float, float] = PHOTO_TILE_SHARE,
+                                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A rendered table with a real photo laid on it turned by any angle up to ``TURNED_PHOTO_DEGREES``.
 
     Why: ``_photo_detector_scene`` lays every photo square to the table, so
@@ -333,10 +341,10 @@ def _photo_turned_detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.
     def turned(src, quads, s, most, rng):
         angle = float(rng.uniform(-TURNED_PHOTO_DEGREES, TURNED_PHOTO_DEGREES))
         return turn_photo(src, quads, angle, s, most)
-    return _photo_scene(seed, turned)
+    return _photo_scene(seed, turned, share)
 
 
-def _photo_scene(seed: int, lay) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _photo_scene(seed: int, lay, share: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A rendered table with a training photo laid on it by ``lay``: (image, boxes, the photo's rectangle).
 
     ``lay(src, quads, scale, most, rng)`` gives the photo's picture, at most
@@ -348,7 +356,7 @@ def _photo_scene(seed: int, lay) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     photos = _train_photos()
     photo = photos[int(rng.integers(len(photos)))]
     src, orients = _photo_orients(photo)
-    s = float(rng.uniform(0.019, 0.05)) * DET_SIZE / photo.tile_width()
+    s = float(rng.uniform(*share)) * DET_SIZE / photo.tile_width()
     quads = [photos_real.box_quad(t.box, o) for t, o in zip(photo.tiles, orients)]
     pic, quads = lay(src, quads, s, 0.9 * DET_SIZE, rng)
     ph, pw = pic.shape[:2]
@@ -431,9 +439,18 @@ def main(argv=None) -> None:
     ap.add_argument("--turned-photo-scenes", type=int, default=0,
                     help="detector: rendered tables with a real training photo laid on them turned by up to "
                          f"{TURNED_PHOTO_DEGREES:.0f} degrees")
+    ap.add_argument("--photo-tile-share", default=",".join(map(str, PHOTO_TILE_SHARE)),
+                    help="photo scenes: the share of the square's side their median labelled tile takes, "
+                         "drawn uniformly between these two (default %(default)s)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1000)
     a = ap.parse_args(argv)
+    try:
+        share = tuple(float(v) for v in a.photo_tile_share.split(","))
+    except ValueError:
+        share = ()
+    if len(share) != 2 or not 0 < share[0] <= share[1] < 0.5:
+        ap.error("--photo-tile-share takes two shares of the side, smallest first, e.g. 0.019,0.05")
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     # One worker runs in this process: forking a process that has already loaded
@@ -487,10 +504,10 @@ def main(argv=None) -> None:
             res = [(*r, np.full(4, -1, np.float32)) for r in pool.map(_detector_scene, seeds, chunksize=4)]
             if a.photo_scenes:
                 seeds = range(a.seed + 200000, a.seed + 200000 + a.photo_scenes)
-                res += pool.map(_photo_detector_scene, seeds, chunksize=4)
+                res += pool.map(functools.partial(_photo_detector_scene, share=share), seeds, chunksize=4)
             if a.turned_photo_scenes:
                 seeds = range(a.seed + 600000, a.seed + 600000 + a.turned_photo_scenes)
-                res += pool.map(_photo_turned_detector_scene, seeds, chunksize=4)
+                res += pool.map(functools.partial(_photo_turned_detector_scene, share=share), seeds, chunksize=4)
             order = np.random.default_rng(a.seed).permutation(len(res))  # validation takes the first images
             res = [res[i] for i in order]
             imgs = np.stack([r[0] for r in res])
