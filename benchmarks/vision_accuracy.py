@@ -155,6 +155,17 @@ RENDERED_FAMILIES = ("holdout", "drawn-held-out", "train")
 RANGE = "range"  # a size label: tiles drawn from the whole range players own
 
 
+def write_still(img: np.ndarray, cal: dict, folder: str) -> tuple[Path, Path]:
+    """``img`` as the JPEG still a camera gives and ``cal`` as its calibration file, in ``folder``: (still, calibration).
+
+    Why a file: recognition reads a still from disk, as ``tablemate run`` does, so
+    every benchmark measures the same decoding of the same JPEG quality."""
+    path, cpath = Path(folder) / "still.jpg", Path(folder) / "still.json"
+    cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    cpath.write_text(json.dumps(cal))
+    return path, cpath
+
+
 def held_out_table(size: float | str, k: int, family: str) -> tuple[np.ndarray, dict, dict]:
     """The k-th (from 0) rendered held-out table of ``size`` (cm on 85 cm, or ``RANGE``) in ``family``: (image,
     truth, calibration), as ``render_scene`` gives them. One place for the seeds, so other benchmarks
@@ -209,9 +220,7 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
         for k, photo in enumerate(hold):
             rng = np.random.default_rng([k, int(tile_cm * 10)])
             img, cal, tiles = photos_real.photo_on_mat(photo, tile_cm / AREA_CM, rng)
-            path, cpath = Path(tmp) / "p.jpg", Path(tmp) / "p.json"
-            cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            cpath.write_text(json.dumps(cal))
+            path, cpath = write_still(img, cal, tmp)
             rec = recognize_image(str(path), str(cpath), models_dir=models_dir)
             dets = rec["tiles"]
             centres = _quad_centres(dets)
@@ -276,9 +285,7 @@ def rendered_figures(size: float | str, scenes: int, family: str, models_dir=Non
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(first, first + scenes):
             img, gt, cal = held_out_table(size, k, family)
-            path, cpath = Path(tmp) / "s.jpg", Path(tmp) / "s.json"
-            cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            cpath.write_text(json.dumps(cal))
+            path, cpath = write_still(img, cal, tmp)
             rec = recognize_image(str(path), str(cpath), models_dir=models_dir)
             found_area = recognize_image(str(path), models_dir=models_dir)  # as a player without a calibration
             pairs = match(rec["tiles"], gt["tiles"])

@@ -23,11 +23,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-import cv2
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vision_accuracy import RANGE, held_out_table, match  # noqa: E402  (the same tables, the same matching)
+from vision_accuracy import RANGE, held_out_table, match, write_still  # noqa: E402  (the same tables and matching)
 
 from tablemate.vision.recognize import recognize_image  # noqa: E402
 
@@ -38,9 +36,7 @@ def wall_figures(tables: int, family: str, models_dir=None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(0, 4 * tables, 4):
             img, gt, cal = held_out_table(RANGE, k, family)
-            path, cpath = Path(tmp) / "s.jpg", Path(tmp) / "s.json"
-            cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            cpath.write_text(json.dumps(cal))
+            path, cpath = write_still(img, cal, tmp)
             rec = recognize_image(str(path), str(cpath), models_dir=models_dir)
             got = {j: i for i, j in match(rec["tiles"], gt["tiles"])}
             for j, t in enumerate(gt["tiles"]):
