@@ -145,9 +145,14 @@ def test_a_turned_photo_scene_reads_on_its_labels_and_keeps_them_inside_the_unla
     assert np.mean(probs.argmax(1) == np.array(want)) >= 0.9
     img, rows, rect = data._photo_turned_detector_scene(3)
     x0, y0, x1, y1 = rect
-    inside = (rows[:, 0] >= x0) & (rows[:, 0] < x1) & (rows[:, 1] >= y0) & (rows[:, 1] < y1)
-    assert inside.sum() == len(tiles)  # every labelled tile, and no rendered tile under the photo
+    assert _inside(rows, rect).sum() == len(tiles)  # every labelled tile, and no rendered tile under the photo
     assert img.shape == (640, 640, 3) and 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 640
+
+
+def _inside(rows: np.ndarray, rect: np.ndarray) -> np.ndarray:
+    """Which of a scene's detector rows have their middle in the photo's rectangle."""
+    x0, y0, x1, y1 = rect
+    return (rows[:, 0] >= x0) & (rows[:, 0] < x1) & (rows[:, 1] >= y0) & (rows[:, 1] < y1)
 
 
 @pytest.mark.parametrize("share", [0.012, 0.02])
@@ -160,8 +165,7 @@ def test_a_photo_scene_lays_its_median_tile_at_the_share_it_is_given(one_photo, 
     tiles, _ = one_photo
     for scene in (data._photo_detector_scene, data._photo_turned_detector_scene):
         _, rows, rect = scene(5, share=(share, share))
-        x0, y0, x1, y1 = rect
-        inside = (rows[:, 0] >= x0) & (rows[:, 0] < x1) & (rows[:, 1] >= y0) & (rows[:, 1] < y1)
+        inside = _inside(rows, rect)
         short = np.minimum(rows[inside, 2], rows[inside, 3])
         assert inside.sum() == len(tiles)
         assert np.median(short) == pytest.approx(share * 640, rel=0.12)

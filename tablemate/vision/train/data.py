@@ -414,6 +414,17 @@ class _InProcess:
         return [fn(i) for i in items]
 
 
+def _share_range(text: str) -> tuple[float, float]:
+    """``--photo-tile-share``: two shares of the side, smallest first."""
+    try:
+        share = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        share = ()
+    if len(share) != 2 or not 0 < share[0] <= share[1] < 0.5:
+        raise argparse.ArgumentTypeError("two shares of the side, smallest first, e.g. 0.019,0.05")
+    return share
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="/tmp/tm_data")
@@ -439,18 +450,13 @@ def main(argv=None) -> None:
     ap.add_argument("--turned-photo-scenes", type=int, default=0,
                     help="detector: rendered tables with a real training photo laid on them turned by up to "
                          f"{TURNED_PHOTO_DEGREES:.0f} degrees")
-    ap.add_argument("--photo-tile-share", default=",".join(map(str, PHOTO_TILE_SHARE)),
+    ap.add_argument("--photo-tile-share", type=_share_range, default=PHOTO_TILE_SHARE,
                     help="photo scenes: the share of the square's side their median labelled tile takes, "
-                         "drawn uniformly between these two (default %(default)s)")
+                         "drawn uniformly between these two (default "
+                         f"{','.join(map(str, PHOTO_TILE_SHARE))})")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1000)
     a = ap.parse_args(argv)
-    try:
-        share = tuple(float(v) for v in a.photo_tile_share.split(","))
-    except ValueError:
-        share = ()
-    if len(share) != 2 or not 0 < share[0] <= share[1] < 0.5:
-        ap.error("--photo-tile-share takes two shares of the side, smallest first, e.g. 0.019,0.05")
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     # One worker runs in this process: forking a process that has already loaded
@@ -504,10 +510,12 @@ def main(argv=None) -> None:
             res = [(*r, np.full(4, -1, np.float32)) for r in pool.map(_detector_scene, seeds, chunksize=4)]
             if a.photo_scenes:
                 seeds = range(a.seed + 200000, a.seed + 200000 + a.photo_scenes)
-                res += pool.map(functools.partial(_photo_detector_scene, share=share), seeds, chunksize=4)
+                scene = functools.partial(_photo_detector_scene, share=a.photo_tile_share)
+                res += pool.map(scene, seeds, chunksize=4)
             if a.turned_photo_scenes:
                 seeds = range(a.seed + 600000, a.seed + 600000 + a.turned_photo_scenes)
-                res += pool.map(functools.partial(_photo_turned_detector_scene, share=share), seeds, chunksize=4)
+                scene = functools.partial(_photo_turned_detector_scene, share=a.photo_tile_share)
+                res += pool.map(scene, seeds, chunksize=4)
             order = np.random.default_rng(a.seed).permutation(len(res))  # validation takes the first images
             res = [res[i] for i in order]
             imgs = np.stack([r[0] for r in res])
