@@ -112,9 +112,9 @@ def _detect(grey: np.ndarray) -> dict[int, np.ndarray] | None:
     # Search a smaller copy (markers stay 25+ pixels wide), then refine on the full image.
     f = min(1.0, SEARCH_SIDE / max(grey.shape[:2]))
     small = grey if f == 1.0 else cv2.resize(grey, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    corners, ids, _ = cv2.aruco.ArucoDetector(_dictionary(), cv2.aruco.DetectorParameters()).detectMarkers(small)
+    corners, ids = _markers_in(small, cv2.aruco.DetectorParameters())
     if ids is None or len(ids) < len(CORNER_IDS):
-        corners, ids = _second_threshold(small, list(corners), ids)
+        corners, ids = _second_threshold(small, corners, ids)
     if ids is None:
         return {}
     pts = np.concatenate([c.reshape(4, 2) for c in corners]).astype(np.float32) / f
@@ -130,6 +130,16 @@ def _detect(grey: np.ndarray) -> dict[int, np.ndarray] | None:
     return found
 
 
+def _markers_in(small: np.ndarray, params) -> tuple[list, np.ndarray | None]:
+    """OpenCV's markers in ``small``: (their corners, their ids, or None where there are none).
+
+    Why one place: OpenCV up to 5.0 gives None for the ids of an image without
+    markers, 5.1 an empty array; the rest of this module reads None.
+    """
+    corners, ids, _ = cv2.aruco.ArucoDetector(_dictionary(), params).detectMarkers(small)
+    return list(corners), (ids if ids is not None and len(ids) else None)
+
+
 def _second_threshold(small: np.ndarray, corners: list, ids):
     """Markers the first pass missed, found with a gentler threshold, added to those it found.
 
@@ -140,7 +150,7 @@ def _second_threshold(small: np.ndarray, corners: list, ids):
     """
     params = cv2.aruco.DetectorParameters()
     params.adaptiveThreshConstant = 3
-    more, more_ids, _ = cv2.aruco.ArucoDetector(_dictionary(), params).detectMarkers(small)
+    more, more_ids = _markers_in(small, params)
     if more_ids is None:
         return corners, ids
     have = set() if ids is None else set(ids.ravel().tolist())
