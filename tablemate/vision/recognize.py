@@ -259,7 +259,8 @@ def _subcell(m: np.ndarray, ys: np.ndarray, xs: np.ndarray, axis: int) -> np.nda
 
 SMALL_TILE = 34.0  # px long in the DET_SIZE square (3.4 cm tiles on 85 cm): shorter ones get a closer look
 CLOSE_TILE = 40.0  # px long the closer look makes them, as 4.0 cm tiles on 85 cm are in the square
-MAX_SQUARE = 1024  # the closer look's square at most (about 2.6 times the first look's work)
+MAX_SQUARE = 1280  # the closer look's square at most (four times the first look's work)
+UNMEASURED_SQUARE = 1024  # the closer look's square where the first look could not measure the tiles
 LARGE_TILE = 38.0  # px long the closer look makes the largest tenth at most (3.8 cm tiles on 85 cm)
 MIN_ZOOM = 1.15    # a closer look that would enlarge less than this is not taken
 COVERED = 0.8      # a first-look outline with a closer-look centre this near (in its short sides) is that tile
@@ -275,12 +276,11 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     at 3.0 and 99.0 % at 4.0 cm with one look). The working image holds
     about twice that many pixels, so when the first look measures tiles
     under 3.4 cm, a square sized to show them as 4.0 cm tiles would be (at
-    most 1024 pixels: 1280 read 31 more tiles of 3,146 at 1.8 cm and peaked
-    at 356 MB on a 12 MP still, over the 300 MB target) is warped from it
-    and detected again (the detector is fully convolutional), and the
-    outlines are scaled back: everything after detection is unchanged. Shown as 3.0 cm tiles and only below
+    most 1280 pixels) is warped from it and detected again (the detector is
+    fully convolutional), and the outlines are scaled back: everything
+    after detection is unchanged. Shown as 3.0 cm tiles and only below
     2.4 cm (until 2026-12-02), the photos read 94.2 / 94.8 / 95.1 % end to end at
-    2.2 / 3.0 / 3.5 cm; as 4.0 cm tiles 95.0 / 95.6 / 95.7 % (docs/training.md,
+    2.2 / 3.0 / 3.5 cm; as 4.0 cm tiles 95.2 / 95.5 / 95.7 % (docs/training.md,
     "Every tile shown to the detector as a 4.0 cm one").
     Tiles are measured along, not across: a tile photographed at a slant is
     narrow but as long as ever, and enlarged to a normal width it is long
@@ -300,7 +300,8 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     closer look misses some faint tiles the first one found.
     A first look sure of fewer than ``FEW_SURE`` tiles (heat ``FAINT``), lying
     or standing, has no measure of them, and the closer look is taken at
-    its largest: tiles too small for the first look in a tight grid are
+    1024 pixels (``UNMEASURED_SQUARE``, the square these figures were measured
+    with; the measured look's 1280 is not tried there): tiles too small for the first look in a tight grid are
     outlined by it in twos and fours, a few large faint outlines that look
     like big tiles (a photo
     of eight flowers at 1.8 cm on 85 cm: one to three outlines). Measured on
@@ -325,7 +326,7 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     if len(along) < FEW_SURE:
         if len(sure) >= FEW_SURE:  # standing hands: a table in play, tiles it sees
             return first
-        zoom = MAX_SQUARE / DET_SIZE  # no measure of the tiles: the closest look there is
+        zoom = UNMEASURED_SQUARE / DET_SIZE  # no measure of the tiles: as close as a 1.8 cm tile needs
     else:
         typical = float(np.median(along))
         if typical >= SMALL_TILE:
