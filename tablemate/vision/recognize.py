@@ -280,7 +280,7 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     fully convolutional), and the outlines are scaled back: everything
     after detection is unchanged. Shown as 3.0 cm tiles and only below
     2.4 cm (until 2026-12-02), the photos read 94.2 / 94.8 / 95.1 % end to end at
-    2.2 / 3.0 / 3.5 cm; as 4.0 cm tiles 95.2 / 95.5 / 95.7 % (docs/training.md,
+    2.2 / 3.0 / 3.5 cm; as 4.0 cm tiles 95.0 / 95.5 / 95.7 % (docs/training.md,
     "Every tile shown to the detector as a 4.0 cm one").
     Tiles are measured along, not across: a tile photographed at a slant is
     narrow but as long as ever, and enlarged to a normal width it is long
