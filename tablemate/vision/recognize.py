@@ -257,11 +257,10 @@ def _subcell(m: np.ndarray, ys: np.ndarray, xs: np.ndarray, axis: int) -> np.nda
     return np.where(bends, d, 0.0)
 
 
-SMALL_TILE = 34.0  # px long in the DET_SIZE square (3.4 cm tiles on 85 cm): shorter ones get a closer look
-CLOSE_TILE = 40.0  # px long the closer look makes them, as 4.0 cm tiles on 85 cm are in the square
-MAX_SQUARE = 1280  # the closer look's square at most (four times the first look's work)
-UNMEASURED_SQUARE = 1024  # the closer look's square where the first look could not measure the tiles
-LARGE_TILE = 38.0  # px long the closer look makes the largest tenth at most (3.8 cm tiles on 85 cm)
+SMALL_TILE = 24.0  # px long in the DET_SIZE square (2.4 cm tiles on 85 cm): shorter ones get a closer look
+CLOSE_TILE = 30.0  # px long the closer look makes them, as 3.0 cm tiles on 85 cm are in the square
+MAX_SQUARE = 1024  # the closer look's square at most (about 2.6 times the first look's work)
+LARGE_TILE = 36.0  # px long the closer look makes the largest tenth at most (3.6 cm tiles on 85 cm)
 MIN_ZOOM = 1.15    # a closer look that would enlarge less than this is not taken
 COVERED = 0.8      # a first-look outline with a closer-look centre this near (in its short sides) is that tile
 FEW_SURE = 4       # a first look sure of fewer tiles than this cannot say how large they are
@@ -271,25 +270,20 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     """Tiles of the play area (``rectified`` by ``hom`` from ``image``) in its square; small ones looked at closer.
 
     Why: the detector sees the play area as a 640-pixel square, where a
-    2.2 cm tile on 85 cm is 17 pixels across, and it finds the more tiles
-    the larger they are there (held-out real photos: 97.0 % at 2.2 cm, 97.7 %
-    at 3.0 and 99.0 % at 4.0 cm with one look). The working image holds
-    about twice that many pixels, so when the first look measures tiles
-    under 3.4 cm, a square sized to show them as 4.0 cm tiles would be (at
-    most 1280 pixels) is warped from it and detected again (the detector is
-    fully convolutional), and the outlines are scaled back: everything
-    after detection is unchanged. Shown as 3.0 cm tiles and only below
-    2.4 cm (until 2026-12-02), the photos read 94.2 / 94.8 / 95.1 % end to end at
-    2.2 / 3.0 / 3.5 cm; as 4.0 cm tiles 95.0 / 95.5 / 95.7 % (docs/training.md,
-    "Every tile shown to the detector as a 4.0 cm one").
+    2.2 cm tile on 85 cm is 17 pixels across, and it finds fewer of those
+    (real photos: 95 % at 2.2 cm against 98 % at 3.0 cm). The working image
+    holds about twice that many pixels, so when the first look measures
+    small tiles, a square sized to show them as 3.0 cm tiles would be is
+    warped from it and detected again (the detector is fully convolutional),
+    and the outlines are scaled back: everything after detection is unchanged.
     Tiles are measured along, not across: a tile photographed at a slant is
     narrow but as long as ever, and enlarged to a normal width it is long
     enough for the detector to see it as two (on held-out photos measured
     across, extra outlines rose from 0.01 to 0.03 a tile where it happened).
-    No tile is enlarged past a 3.8 cm one, so where the first look saw
-    tiles of many sizes (a photo at a slant) the larger ones are not split
-    (past 4.0 cm the photos at 4.0 cm drew 0.021 extra outlines a tile,
-    over the 0.02 target; 0.017 so).
+    Looking closer at tiles of 2.4-2.6 cm gained nothing on real photos and
+    drew more extra outlines, so the closer look starts below that; and no
+    tile is enlarged past a 3.6 cm one, so where the first look saw tiles of
+    many sizes (a photo at a slant) the larger ones are not split.
     The closer look's lying tiles win. Its standing tiles count too, but
     not where the first look saw a lying tile (closer, a two-high wall can
     pass for a row of standing tiles): on a play area found too large (the
@@ -300,8 +294,7 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     closer look misses some faint tiles the first one found.
     A first look sure of fewer than ``FEW_SURE`` tiles (heat ``FAINT``), lying
     or standing, has no measure of them, and the closer look is taken at
-    1024 pixels (``UNMEASURED_SQUARE``, the square these figures were measured
-    with; the measured look's 1280 is not tried there): tiles too small for the first look in a tight grid are
+    its largest: tiles too small for the first look in a tight grid are
     outlined by it in twos and fours, a few large faint outlines that look
     like big tiles (a photo
     of eight flowers at 1.8 cm on 85 cm: one to three outlines). Measured on
@@ -326,7 +319,7 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     if len(along) < FEW_SURE:
         if len(sure) >= FEW_SURE:  # standing hands: a table in play, tiles it sees
             return first
-        zoom = UNMEASURED_SQUARE / DET_SIZE  # no measure of the tiles: as close as a 1.8 cm tile needs
+        zoom = MAX_SQUARE / DET_SIZE  # no measure of the tiles: the closest look there is
     else:
         typical = float(np.median(along))
         if typical >= SMALL_TILE:
