@@ -257,10 +257,10 @@ def _subcell(m: np.ndarray, ys: np.ndarray, xs: np.ndarray, axis: int) -> np.nda
     return np.where(bends, d, 0.0)
 
 
-SMALL_TILE = 34.0  # px long in the DET_SIZE square (3.4 cm tiles on 85 cm): shorter ones get a closer look
-CLOSE_TILE = 40.0  # px long the closer look makes them, as 4.0 cm tiles on 85 cm are in the square
+SMALL_TILE = 24.0  # px long in the DET_SIZE square (2.4 cm tiles on 85 cm): shorter ones get a closer look
+CLOSE_TILE = 30.0  # px long the closer look makes them, as 3.0 cm tiles on 85 cm are in the square
 MAX_SQUARE = 1024  # the closer look's square at most (about 2.6 times the first look's work)
-LARGE_TILE = 38.0  # px long the closer look makes the largest tenth at most (3.8 cm tiles on 85 cm)
+LARGE_TILE = 36.0  # px long the closer look makes the largest tenth at most (3.6 cm tiles on 85 cm)
 MIN_ZOOM = 1.15    # a closer look that would enlarge less than this is not taken
 COVERED = 0.8      # a first-look outline with a closer-look centre this near (in its short sides) is that tile
 FEW_SURE = 4       # a first look sure of fewer tiles than this cannot say how large they are
@@ -270,26 +270,20 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     """Tiles of the play area (``rectified`` by ``hom`` from ``image``) in its square; small ones looked at closer.
 
     Why: the detector sees the play area as a 640-pixel square, where a
-    2.2 cm tile on 85 cm is 17 pixels across, and it finds the more tiles
-    the larger they are there (held-out real photos: 97.0 % at 2.2 cm, 97.7 %
-    at 3.0 and 99.0 % at 4.0 cm with one look). The working image holds
-    about twice that many pixels, so when the first look measures tiles
-    under 3.4 cm, a square sized to show them as 4.0 cm tiles would be (at
-    most 1024 pixels: 1280 read 10 more tiles of 3,146 at 1.8 cm and peaked
-    at 356 MB on a 12 MP still, over the 300 MB target) is warped from it
-    and detected again (the detector is fully convolutional), and the
-    outlines are scaled back: everything after detection is unchanged. Shown as 3.0 cm tiles and only below
-    2.4 cm (until 2026-12-02), the photos read 94.2 / 94.8 / 95.1 % end to end at
-    2.2 / 3.0 / 3.5 cm; as 4.0 cm tiles 95.0 / 95.6 / 95.7 % (docs/training.md,
-    "Every tile shown to the detector as a 4.0 cm one").
+    2.2 cm tile on 85 cm is 17 pixels across, and it finds fewer of those
+    (real photos: 95 % at 2.2 cm against 98 % at 3.0 cm). The working image
+    holds about twice that many pixels, so when the first look measures
+    small tiles, a square sized to show them as 3.0 cm tiles would be is
+    warped from it and detected again (the detector is fully convolutional),
+    and the outlines are scaled back: everything after detection is unchanged.
     Tiles are measured along, not across: a tile photographed at a slant is
     narrow but as long as ever, and enlarged to a normal width it is long
     enough for the detector to see it as two (on held-out photos measured
     across, extra outlines rose from 0.01 to 0.03 a tile where it happened).
-    No tile is enlarged past a 3.8 cm one, so where the first look saw
-    tiles of many sizes (a photo at a slant) the larger ones are not split
-    (past 4.0 cm the photos at 4.0 cm drew 0.021 extra outlines a tile,
-    over the 0.02 target; 0.017 so).
+    Looking closer at tiles of 2.4-2.6 cm gained nothing on real photos and
+    drew more extra outlines, so the closer look starts below that; and no
+    tile is enlarged past a 3.6 cm one, so where the first look saw tiles of
+    many sizes (a photo at a slant) the larger ones are not split.
     The closer look's lying tiles win. Its standing tiles count too, but
     not where the first look saw a lying tile (closer, a two-high wall can
     pass for a row of standing tiles): on a play area found too large (the

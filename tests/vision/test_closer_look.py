@@ -3,7 +3,7 @@
 Held-out rendered tables from the benchmark's seeds (benchmarks/vision_accuracy.py
 SEED0). At 640 pixels for the play area a 2 cm tile is 15-17 pixels across
 and about 22 long; the closer look warps a larger square from the working
-image so the tiles are as long as 4.0 cm tiles are in the 640 square, and
+image so the tiles are as long as 3.2 cm tiles are in the 640 square, and
 scales the outlines back to it.
 """
 import random
@@ -63,13 +63,10 @@ def _covered(tiles, true):
 
 
 def _none_off_the_tiles(tiles, true):
-    """No sure lying outline lies off the true tiles, and each is about a tile's size.
-
-    Faint ones (heat under ``FAINT``) are left to the reading, which weighs them by their colour
-    (``tile_colours``): at 3.0 cm both looks draw a few faint backs along a hand's lower edge."""
+    """No lying outline lies off the true tiles, and each is about a tile's size."""
     centres, width = np.float64([q.mean(0) for q in true]), _width(true)
     for t in tiles:
-        if t.state != "standing" and t.heat >= FAINT:
+        if t.state != "standing":
             assert np.linalg.norm(centres - (t.cx, t.cy), axis=1).min() < 0.45 * width
             assert 0.75 * width < min(t.w, t.h) < 1.3 * width
 
@@ -82,10 +79,9 @@ def test_the_detector_takes_a_square_of_any_side():
         assert heat.shape == (1, 3, g, g) and size.shape == (1, 2, g, g) and orient.shape == (1, 4, g, g)
 
 
-@pytest.mark.parametrize("cm", [2.2, 3.0])
-def test_small_tiles_are_read_from_a_closer_look_scaled_back_to_the_square(cm):
-    # the benchmark's first scene at that size, on 85 cm
-    work, hom, true = _table(SEED0 + int(cm * 1000), tile_cm=cm, area_cm=85.0)
+def test_small_tiles_are_read_from_a_closer_look_scaled_back_to_the_square():
+    # 2.2 cm tiles on 85 cm, the benchmark's first scene at that size
+    work, hom, true = _table(SEED0 + 2200, tile_cm=2.2, area_cm=85.0)
     first = _first_look(work, hom)
     assert np.median([max(t.w, t.h) for t in first if t.state != "standing"]) < SMALL_TILE
     tiles = detect_table(work, hom, _square(work, hom))
@@ -109,7 +105,7 @@ def test_a_two_high_wall_seen_closer_stays_a_wall_of_lying_backs():
     assert sum(t.state == "face_down" for t in tiles) >= 33
 
 
-@pytest.mark.parametrize("cm", [3.5, 4.0])
+@pytest.mark.parametrize("cm", [3.0, 3.5])
 def test_tiles_big_enough_get_one_look(cm):
     work, hom, _ = _table(SEED0 + int(cm * 1000), tile_cm=cm, area_cm=85.0)
     assert detect_table(work, hom, _square(work, hom)) == _first_look(work, hom)
