@@ -57,13 +57,19 @@ def test_agree_takes_the_face_both_readers_find_likely():
     assert np.allclose(p[1], b[1], atol=1e-6)  # two readers that agree change nothing
 
 
-def test_run_reader_asks_the_deep_reader_where_the_first_is_unsure_and_the_lite_one_where_that_does_not_settle_it():
-    """Sure rows are the first (8-bit) reader's own; unsure rows the deep reader's where it is sure of the first
-    reader's own first choice, else the deep and lite readers' agreement."""
+def _unsure_batch() -> np.ndarray:
+    """Art faces, the same blurred, and noise: crops of every kind of row ``run_reader`` tells apart."""
     faces = [face_crop(c, "uni") for c in READER_CLASSES[:34]]
     blurred = [cv2.GaussianBlur(f, (0, 0), 2.0) for f in faces]  # softer faces: fewer sure readings
     noise = np.random.default_rng(1).random((6, 3, READ_H, READ_W), dtype=np.float32)
-    x = np.concatenate([reader_blob(faces + blurred), noise])
+    return np.concatenate([reader_blob(faces + blurred), noise])
+
+
+def test_run_reader_asks_the_deep_reader_where_the_first_is_unsure_and_the_lite_one_where_that_does_not_settle_it():
+    """Sure rows are the first (8-bit) reader's own; unsure rows the deep reader's where it is sure of the first
+    reader's own first choice, else the deep and lite readers' agreement, with their readings of the crop turned
+    round too unless a back is one of that agreement's two likeliest faces."""
+    x = _unsure_batch()
     pa, fa = _sess(READER_INT8).run(["probs", "flip"], {"crops": x})
     pb, fb = _sess(DEEP_READER).run(["probs", "flip"], {"crops": x})
     pc, fc = _sess(LITE_READER).run(["probs", "flip"], {"crops": x})
@@ -77,8 +83,36 @@ def test_run_reader_asks_the_deep_reader_where_the_first_is_unsure_and_the_lite_
     assert np.allclose(flip[first_sure], fa[first_sure], atol=1e-6)
     assert np.allclose(probs[settled], pb[settled], atol=1e-6)
     assert np.allclose(flip[settled], (fa[settled] + fb[settled]) / 2, atol=1e-6)
-    assert np.allclose(probs[rest], agree(pb[rest], pc[rest]), atol=1e-5)
+    turned = np.ascontiguousarray(x[:, :, ::-1, ::-1])
+    pb_t = _sess(DEEP_READER).run(["probs"], {"crops": turned})[0]
+    pc_t = _sess(LITE_READER).run(["probs"], {"crops": turned})[0]
+    two = agree(pb, pc)
+    backish = (np.argsort(-two, axis=1)[:, :2] == READER_CLASSES.index("back")).any(axis=1)
+    four = rest & ~backish
+    assert four.any() and (rest & backish).any()
+    assert np.allclose(probs[four], agree(pb[four], pc[four], pb_t[four], pc_t[four]), atol=1e-5)
+    assert not np.allclose(probs[four], two[four], atol=1e-3)  # the turned readings have a say
+    assert np.allclose(probs[rest & backish], two[rest & backish], atol=1e-5)
     assert np.allclose(flip[rest], (fa[rest] + fb[rest] + fc[rest]) / 3, atol=1e-6)
+
+
+def test_a_crop_the_readers_disagree_on_reads_the_same_either_way_up():
+    """Where the deep and lite readers are both asked, the crop and the crop turned round are read alike: each way
+    up is one of the four readings agreed (the first reader, which decides who is asked, may differ)."""
+    x = _unsure_batch()
+    turned = np.ascontiguousarray(x[:, :, ::-1, ::-1])
+
+    def asked_both(blob):
+        pa = _sess(READER_INT8).run(["probs"], {"crops": blob})[0]
+        pb = _sess(DEEP_READER).run(["probs"], {"crops": blob})[0]
+        two = agree(pb, _sess(LITE_READER).run(["probs"], {"crops": blob})[0])
+        settled = (pb.max(1) >= SURE) & (pb.argmax(1) == pa.argmax(1))
+        no_back = (np.argsort(-two, axis=1)[:, :2] != READER_CLASSES.index("back")).all(axis=1)
+        return (pa.max(1) < FIRST_SURE) & ~settled & no_back
+
+    both = asked_both(x) & asked_both(turned)
+    assert both.sum() >= 3
+    assert np.allclose(run_reader(x)[0][both], run_reader(turned)[0][both], atol=1e-5)
 
 
 def test_bonus_reader_contract():
