@@ -31,12 +31,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision_accuracy import held_out_table  # noqa: E402  (the same tables)
+from vision_accuracy import held_out_table, write_still  # noqa: E402  (the same tables, written alike)
 
 from tablemate.vision.autocalibrate import find_calibration  # noqa: E402
 from tablemate.vision.recognize import load_still  # noqa: E402
@@ -52,10 +51,9 @@ def still(size: str, k: int, family: str, cache: Path) -> tuple[Path, dict]:
     jpg, truth = cache / f"{name}.jpg", cache / f"{name}.json"
     if not truth.exists():
         img, gt, cal = held_out_table(size, k, family)
-        cv2.imwrite(str(jpg), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
         widths = [min(np.linalg.norm(np.subtract(t["corners"][1], t["corners"][0])),
                       np.linalg.norm(np.subtract(t["corners"][3], t["corners"][0]))) for t in gt["tiles"]]
-        truth.write_text(json.dumps({"corners": cal["corners"], "unit": float(np.median(widths))}))
+        write_still(img, dict(cal, unit=float(np.median(widths))), cache, name)
     return jpg, json.loads(truth.read_text())
 
 

@@ -155,12 +155,14 @@ RENDERED_FAMILIES = ("holdout", "drawn-held-out", "train")
 RANGE = "range"  # a size label: tiles drawn from the whole range players own
 
 
-def write_still(img: np.ndarray, cal: dict, folder: str) -> tuple[Path, Path]:
-    """``img`` as the JPEG still a camera gives and ``cal`` as its calibration file, in ``folder``: (still, calibration).
+def write_still(img: np.ndarray, cal: dict, folder: str | Path, name: str = "still") -> tuple[Path, Path]:
+    """``img`` as the JPEG still a camera gives and ``cal`` as its calibration file, in ``folder`` as ``name``.jpg
+    and ``name``.json: (still, calibration).
 
     Why a file: recognition reads a still from disk, as ``tablemate run`` does, so
-    every benchmark measures the same decoding of the same JPEG quality."""
-    path, cpath = Path(folder) / "still.jpg", Path(folder) / "still.json"
+    every benchmark measures the same decoding of the same JPEG quality. Why a name: a benchmark that keeps
+    many stills in one folder (``mat_edges.py --cache``) writes them here too."""
+    path, cpath = Path(folder) / f"{name}.jpg", Path(folder) / f"{name}.json"
     cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
     cpath.write_text(json.dumps(cal))
     return path, cpath
