@@ -46,6 +46,22 @@ def shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), scale
 
 
+def closer_look(scale: float):
+    """The detector's closer look for a picture read at ``scale`` (``shrink``): the narrow one for a video frame,
+    the default for a still.
+
+    Why: a video frame, read at its full size, has 150 ms for the turn, and
+    the wide look (``vision.recognize.WIDE_LOOK``) costs about 60 ms of it
+    (frame to turn 89 -> 149 ms median, ``benchmarks/appliance_latency.py``),
+    while the narrow one keeps every turn figure; a still (MAHJONG, larger
+    than ``MAX_SIDE``, read shrunk) has a second, and the wide look finds
+    more real tiles in it (docs/training.md, "Every tile shown to the
+    detector as a 4.0 cm one").
+    """
+    from ..vision.recognize import NARROW_LOOK
+    return NARROW_LOOK if scale == 1.0 else None
+
+
 def shows_table(recognition: dict) -> bool:
     """Whether a recognition saw anything of a table (any tile, or standing hands)."""
     seats = recognition.get("seats") or {}
@@ -80,14 +96,15 @@ class FrameVision:
 
         h, w = image.shape[:2]
         small, scale = shrink(image)
+        look = closer_look(scale)
         if self.fixed is not None:
             return recognize_array(small, (w, h), scale, check_fits(self.fixed, w, h), self.models_dir,
-                                   detail=image, tile_set=self.tile_set)
+                                   detail=image, tile_set=self.tile_set, look=look)
         before = self.keeper.kept
         cal = self._automatic(small, scale, w, h)
         rec = (empty_recognition(w, h) if cal is None
                else recognize_array(small, (w, h), scale, cal, self.models_dir, detail=image, tile_set=self.tile_set,
-                                    found=True))
+                                    found=True, look=look))
         self.keeper.saw(shows_table(rec))
         if self.keeper.kept is not before:
             self._stored(self.keeper.kept)

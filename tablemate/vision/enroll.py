@@ -39,7 +39,7 @@ from .contract import DET_SIZE, READER_CLASSES, crop_tile, reader_blob
 from .errors import VisionError
 from .grouping import Seen
 from .models import run_reader_embedding
-from .recognize import Detail, load_still, table_tiles
+from .recognize import NARROW_LOOK, Detail, load_still, table_tiles
 from .tile_set import TileSet, fit_discriminant, reader_sha256
 
 COLS = 8
@@ -709,7 +709,7 @@ def enroll_array(image: np.ndarray, full_size: tuple[int, int], scale: float, ca
     hom = cal.homography(DET_SIZE, scale)
     rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
     to_image = np.linalg.inv(hom)
-    tiles = table_tiles(image, hom, rectified, models_dir)
+    tiles = table_tiles(image, hom, rectified, models_dir, NARROW_LOOK)
     exp = expected_places(bonus)
     sharp = Detail.of(image, to_image, detail)
     grid = centred_on_their_faces(grid_places(tiles, bonus, image, to_image), exp, sharp)

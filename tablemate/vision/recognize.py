@@ -257,33 +257,56 @@ def _subcell(m: np.ndarray, ys: np.ndarray, xs: np.ndarray, axis: int) -> np.nda
     return np.where(bends, d, 0.0)
 
 
-SMALL_TILE = 24.0  # px long in the DET_SIZE square (2.4 cm tiles on 85 cm): shorter ones get a closer look
-CLOSE_TILE = 30.0  # px long the closer look makes them, as 3.0 cm tiles on 85 cm are in the square
+@dataclass(frozen=True)
+class CloserLook:
+    """When the detector looks at a table again on a larger square, and how large: tile lengths, in pixels of the
+    DET_SIZE square (a 3.0 cm tile on 85 cm is 30 long there)."""
+    small: float  # typical tiles shorter than this get a closer look
+    close: float  # ... which makes them this long
+    large: float  # ... and the longest tenth at most this long
+
+
+#: Tables read without a learned set: every tile under 3.4 cm is shown as a 4.0 cm one, the longest tenth at most
+#: as a 3.8 cm one. Why: the detector finds the more tiles the larger they are in its square (held-out real photos,
+#: one look: 97.0 % at 2.2 cm, 97.7 % at 3.0, 99.0 % at 4.0 cm). Why not larger: past 3.8 cm a photo at a slant has
+#: its largest tiles split (0.021 extra outlines a tile at 4.0 cm, over the 0.02 target).
+WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0)
+#: Tables read with a learned set, the set's grid as it is enrolled, and the readers' training crops cut from the
+#: detector's outlines: tiles under 2.4 cm shown as 3.0 cm ones, the longest tenth at most as 3.6 cm ones. Why apart:
+#: a set is learned from crops cut along this look's outlines, and read along the wider look's it lost tiles and
+#: seats (docs/training.md, "Every tile shown to the detector as a 4.0 cm one"); the shipped readers' outline crops
+#: were cut with it too.
+NARROW_LOOK = CloserLook(small=24.0, close=30.0, large=36.0)
 MAX_SQUARE = 1024  # the closer look's square at most (about 2.6 times the first look's work)
-LARGE_TILE = 36.0  # px long the closer look makes the largest tenth at most (3.6 cm tiles on 85 cm)
 MIN_ZOOM = 1.15    # a closer look that would enlarge less than this is not taken
 COVERED = 0.8      # a first-look outline with a closer-look centre this near (in its short sides) is that tile
 FEW_SURE = 4       # a first look sure of fewer tiles than this cannot say how large they are
 
 
-def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None) -> list[Seen]:
+def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
+                 look: CloserLook = WIDE_LOOK) -> list[Seen]:
     """Tiles of the play area (``rectified`` by ``hom`` from ``image``) in its square; small ones looked at closer.
 
     Why: the detector sees the play area as a 640-pixel square, where a
-    2.2 cm tile on 85 cm is 17 pixels across, and it finds fewer of those
-    (real photos: 95 % at 2.2 cm against 98 % at 3.0 cm). The working image
-    holds about twice that many pixels, so when the first look measures
-    small tiles, a square sized to show them as 3.0 cm tiles would be is
-    warped from it and detected again (the detector is fully convolutional),
-    and the outlines are scaled back: everything after detection is unchanged.
+    2.2 cm tile on 85 cm is 17 pixels across, and it finds the more tiles
+    the larger they are there (held-out real photos, one look: 97.0 % at
+    2.2 cm, 97.7 % at 3.0 and 99.0 % at 4.0 cm). The working image holds
+    about twice that many pixels, so when the first look measures tiles
+    shorter than ``look.small``, a square sized to show them ``look.close``
+    long (at most ``MAX_SQUARE`` pixels: 1280 read 10 more photo tiles of
+    3,146 at 1.8 cm and peaked at 356 MB on a 12 MP still, over the 300 MB
+    target) is warped from it and detected again (the detector is fully
+    convolutional), and the outlines are scaled back: everything after
+    detection is unchanged. ``WIDE_LOOK`` (every tile under 3.4 cm shown
+    as a 4.0 cm one) is recognition's without a set; ``NARROW_LOOK``
+    (under 2.4 cm as 3.0 cm) a learned set's, which was learned along it
+    (docs/training.md, "Every tile shown to the detector as a 4.0 cm one").
     Tiles are measured along, not across: a tile photographed at a slant is
     narrow but as long as ever, and enlarged to a normal width it is long
     enough for the detector to see it as two (on held-out photos measured
     across, extra outlines rose from 0.01 to 0.03 a tile where it happened).
-    Looking closer at tiles of 2.4-2.6 cm gained nothing on real photos and
-    drew more extra outlines, so the closer look starts below that; and no
-    tile is enlarged past a 3.6 cm one, so where the first look saw tiles of
-    many sizes (a photo at a slant) the larger ones are not split.
+    No tile is enlarged past ``look.large``, so where the first look saw
+    tiles of many sizes (a photo at a slant) the larger ones are not split.
     The closer look's lying tiles win. Its standing tiles count too, but
     not where the first look saw a lying tile (closer, a two-high wall can
     pass for a row of standing tiles): on a play area found too large (the
@@ -322,9 +345,9 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
         zoom = MAX_SQUARE / DET_SIZE  # no measure of the tiles: the closest look there is
     else:
         typical = float(np.median(along))
-        if typical >= SMALL_TILE:
+        if typical >= look.small:
             return first
-        zoom = min(CLOSE_TILE / typical, LARGE_TILE / float(np.quantile(along, 0.9)))
+        zoom = min(look.close / typical, look.large / float(np.quantile(along, 0.9)))
     side = int(min(MAX_SQUARE, DET_SIZE * zoom) // 32 * 32)
     if side < DET_SIZE * MIN_ZOOM:
         return first
@@ -851,12 +874,14 @@ def _in_corner(x: float, y: float, size: float) -> bool:
     return min(x, size - x) < c and min(y, size - y) < c
 
 
-def _seen(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None) -> list[Seen]:
-    return _in_view(detect_table(image, hom, rectified, models_dir), np.linalg.inv(hom), image.shape[1],
+def _seen(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
+          look: CloserLook = WIDE_LOOK) -> list[Seen]:
+    return _in_view(detect_table(image, hom, rectified, models_dir, look), np.linalg.inv(hom), image.shape[1],
                     image.shape[0])
 
 
-def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_dir=None) -> list[Seen]:
+def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_dir=None,
+                 look: CloserLook = WIDE_LOOK) -> list[Seen]:
     """``tiles`` with those lying at a slant many share outlined again in a square turned by it (``turned_look``)."""
     lying = [t for t in tiles if t.state != "standing"]
     if len(lying) < turned_look.MIN_TILES:
@@ -870,7 +895,7 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
     rot = turned_look.rotation(-turn, DET_SIZE)
     hom2 = rot @ hom
     second = [t for t in _seen(image, hom2, cv2.warpPerspective(image, hom2, (DET_SIZE, DET_SIZE),
-                                                                 flags=cv2.INTER_AREA), models_dir)
+                                                                 flags=cv2.INTER_AREA), models_dir, look)
               if t.state != "standing"]
     quads2 = _quads(second, np.linalg.inv(hom2))
     square = []
@@ -881,20 +906,22 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
     return turned_look.merge(tiles, angles, turned_look.back_to_square(square, rot, turn), turn)
 
 
-def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None) -> list[Seen]:
+def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
+                look: CloserLook = WIDE_LOOK) -> list[Seen]:
     """The tiles ``detect_table`` finds that the camera saw and that lie off the corner markers.
 
-    Shared by recognition and enrollment, which find a table's tiles alike.
+    Shared by recognition and enrollment, which find a table's tiles alike
+    (with a learned set, and its grid, with ``NARROW_LOOK``).
     Tiles that lie at one slant together are outlined again in a square
     turned by it (``turned_look``).
     """
-    tiles = _look_turned(_seen(image, hom, rectified, models_dir), image, hom, models_dir)
+    tiles = _look_turned(_seen(image, hom, rectified, models_dir, look), image, hom, models_dir, look)
     return [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
 
 
 def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
                     models_dir=None, timings: dict | None = None, detail: np.ndarray | None = None,
-                    tile_set=None, found: bool = False) -> dict:
+                    tile_set=None, found: bool = False, look: CloserLook | None = None) -> dict:
     """The recognition of an already decoded image (``scale`` = its size / full size).
 
     ``detail``: the same picture at a higher resolution (the camera's full
@@ -902,6 +929,9 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     read from ``image``. ``tile_set``: a learned set (``vision.tile_set``) to read the tiles with.
     ``found``: ``cal`` was found in the pictures, not given; the tiles may
     then draw it in (``area_from_tiles``), as they do one found here.
+    ``look``: the detector's closer look; by default ``WIDE_LOOK`` without a
+    set and ``NARROW_LOOK`` with one (video frames, which must be quick,
+    ask for the narrow one: ``app.frame_vision``).
     """
     tm = timings if timings is not None else {}
     t0 = time.perf_counter()
@@ -918,14 +948,15 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     hom, rectified = play_square(image, cal, scale)
     tm["rectify"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    tiles = table_tiles(image, hom, rectified, models_dir)
+    look = look or (WIDE_LOOK if tile_set is None else NARROW_LOOK)
+    tiles = table_tiles(image, hom, rectified, models_dir, look)
     for _ in range(DRAW_INS if found else 0):
         tighter = area_from_tiles(cal, tiles, DET_SIZE, image, scale)
         if tighter is None:
             break
         cal = tighter
         hom, rectified = play_square(image, cal, scale)
-        tiles = table_tiles(image, hom, rectified, models_dir)
+        tiles = table_tiles(image, hom, rectified, models_dir, look)
     to_image = np.linalg.inv(hom)
     tm["detect"] = time.perf_counter() - t0
     t0 = time.perf_counter()

@@ -34,8 +34,10 @@ def rig(monkeypatch):
         k = small.shape[1] / W
         return Calibration((small.shape[1], small.shape[0]), tuple((x * k, y * k) for x, y in cal.corners))
 
-    def read(small, full_size, scale, cal, models_dir=None, timings=None, detail=None, tile_set=None, found=False):
+    def read(small, full_size, scale, cal, models_dir=None, timings=None, detail=None, tile_set=None, found=False,
+             look=None):
         state["used"].append(cal)
+        state.setdefault("looks", []).append(look)
         state.setdefault("found_in_picture", []).append(found)
         state["detail"] = detail
         tiles = [{"code": "1m", "side": "bottom", "role": "discard", "group": 1}] if state["table"] else []
@@ -140,3 +142,16 @@ def test_a_found_area_with_a_corner_just_out_of_view_is_kept_like_any_other(rig)
         vision(frame())
     assert rig["searches"] == 2
     assert [corners(c) for c in rig["used"]] == [corners(low)] * 5
+
+
+@pytest.mark.parametrize("given", [None, area()])
+def test_video_frames_take_the_narrow_closer_look_and_a_still_the_default_one(rig, given):
+    """Frames have 150 ms for the turn and keep the quick look; a MAHJONG still, larger than a frame, is left to
+    recognition's default (the wide look without a set), with or without a given calibration."""
+    rig["found"] = [area(), area()]
+    vision = FrameVision(given)
+    vision(frame())
+    vision(frame())
+    vision(frame(2 * W, 2 * H))  # a still: larger than a frame, read shrunk
+    assert rig["looks"] == [recognize.NARROW_LOOK, recognize.NARROW_LOOK, None]
+    assert frame_vision.closer_look(1.0) is recognize.NARROW_LOOK and frame_vision.closer_look(0.5) is None

@@ -418,3 +418,32 @@ def test_a_set_whose_grid_was_outlined_too_large_reads_its_table():
     assert right >= 0.95 * n, f"{right} of {n}"
     lying = [t["corners"] for t in rec["tiles"] if t["face_up"]]
     assert long_side(lying, c) < 1.1 * long_side([t["corners"] for t in gt["tiles"] if t["face_up"]], c)
+
+
+def test_a_set_is_enrolled_and_read_with_its_own_closer_look_and_a_table_without_one_with_the_wider(learned,
+                                                                                                   monkeypatch):
+    """A set is learned from crops cut along ``NARROW_LOOK``'s outlines, so its grid and every table read with
+    it are outlined with that look; a table read without a set gets ``WIDE_LOOK``, which finds more real tiles."""
+    from tablemate.vision import enroll, recognize
+    seen = []
+
+    def spy(real):
+        def table_tiles(*a, **kw):
+            seen.append(kw.get("look", a[4] if len(a) > 4 else None))
+            return real(*a, **kw)
+        return table_tiles
+
+    monkeypatch.setattr(recognize, "table_tiles", spy(recognize.table_tiles))
+    monkeypatch.setattr(enroll, "table_tiles", spy(enroll.table_tiles))
+    img, _, cal = render_grid(LOOK, look_seed=LOOK, tile_cm=2.2, image_size=SIZE)
+    _enroll(img, cal, area_cm=85.0)
+    assert seen and set(seen) == {recognize.NARROW_LOOK}
+    timg, _, tcal = render_table(random_layout(np.random.default_rng(7), "scoring"), 7, look_seed=LOOK,
+                                 tile_cm=2.2, area_cm=85.0, image_size=SIZE)
+    seen.clear()
+    recognize_array(timg, SIZE, 1.0, parse_calibration(tcal), tile_set=learned.tile_set)
+    assert seen and set(seen) == {recognize.NARROW_LOOK}
+    seen.clear()
+    recognize_array(timg, SIZE, 1.0, parse_calibration(tcal))
+    assert seen and set(seen) == {recognize.WIDE_LOOK}
+    assert recognize.WIDE_LOOK.small > recognize.NARROW_LOOK.small

@@ -238,7 +238,7 @@ def _photo_outline_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     import tempfile
 
     from tablemate.vision.calibration import parse_calibration
-    from tablemate.vision.recognize import _reading_quads, load_still, table_tiles
+    from tablemate.vision.recognize import NARROW_LOOK, _reading_quads, load_still, table_tiles
 
     photos = _train_photos()
     photo = photos[index % len(photos)]
@@ -251,7 +251,7 @@ def _photo_outline_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
         image, _, _, scale = load_still(path)
     hom = parse_calibration(cal).homography(DET_SIZE, scale)
     rectified = cv2.warpPerspective(image, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
-    faces = [t for t in table_tiles(image, hom, rectified) if t.state != "standing"]
+    faces = [t for t in table_tiles(image, hom, rectified, look=NARROW_LOOK) if t.state != "standing"]
     empty = (np.zeros((0, READ_H, READ_W, 3), np.uint8), np.zeros(0, np.int16), np.zeros(0, np.int8))
     if not faces:
         return empty
