@@ -20,6 +20,7 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -29,6 +30,9 @@ from ..vision.calibration import FOUND_REACH, Calibration, check_fits, parse_cal
 from ..vision.calibration_keeper import CalibrationKeeper
 from ..vision.errors import VisionError
 from .memory import give_back
+
+if TYPE_CHECKING:
+    from ..vision.recognize import CloserLook
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +50,7 @@ def shrink(image: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), scale
 
 
-def closer_look(scale: float):
+def closer_look(scale: float) -> CloserLook | None:
     """The detector's closer look for a picture read at ``scale`` (``shrink``): the narrow one for a video frame,
     the default for a still.
 

@@ -266,16 +266,17 @@ class CloserLook:
     large: float  # ... and the longest tenth at most this long
 
 
-#: Tables read without a learned set: every tile under 3.4 cm is shown as a 4.0 cm one, the longest tenth at most
+#: Stills read without a learned set: every tile under 3.4 cm is shown as a 4.0 cm one, the longest tenth at most
 #: as a 3.8 cm one. Why: the detector finds the more tiles the larger they are in its square (held-out real photos,
 #: one look: 97.0 % at 2.2 cm, 97.7 % at 3.0, 99.0 % at 4.0 cm). Why not larger: past 3.8 cm a photo at a slant has
 #: its largest tiles split (0.021 extra outlines a tile at 4.0 cm, over the 0.02 target).
 WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0)
-#: Tables read with a learned set, the set's grid as it is enrolled, and the readers' training crops cut from the
-#: detector's outlines: tiles under 2.4 cm shown as 3.0 cm ones, the longest tenth at most as 3.6 cm ones. Why apart:
-#: a set is learned from crops cut along this look's outlines, and read along the wider look's it lost tiles and
-#: seats (docs/training.md, "Every tile shown to the detector as a 4.0 cm one"); the shipped readers' outline crops
-#: were cut with it too.
+#: Tables read with a learned set, the set's grid as it is enrolled, video frames (``app.frame_vision.closer_look``)
+#: and the readers' training crops cut from the detector's outlines: tiles under 2.4 cm shown as 3.0 cm ones, the
+#: longest tenth at most as 3.6 cm ones. Why apart: a set is learned from crops cut along this look's outlines, and
+#: read along the wider look's it lost tiles and seats (docs/training.md, "Every tile shown to the detector as a
+#: 4.0 cm one"); a video frame has 150 ms for the turn, and the wide look took 60 ms of it; the shipped readers'
+#: outline crops were cut with this look too.
 NARROW_LOOK = CloserLook(small=24.0, close=30.0, large=36.0)
 MAX_SQUARE = 1024  # the closer look's square at most (about 2.6 times the first look's work)
 MIN_ZOOM = 1.15    # a closer look that would enlarge less than this is not taken
@@ -298,9 +299,10 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     target) is warped from it and detected again (the detector is fully
     convolutional), and the outlines are scaled back: everything after
     detection is unchanged. ``WIDE_LOOK`` (every tile under 3.4 cm shown
-    as a 4.0 cm one) is recognition's without a set; ``NARROW_LOOK``
-    (under 2.4 cm as 3.0 cm) a learned set's, which was learned along it
-    (docs/training.md, "Every tile shown to the detector as a 4.0 cm one").
+    as a 4.0 cm one) is a still's read without a set; ``NARROW_LOOK``
+    (under 2.4 cm as 3.0 cm) a learned set's, which was learned along it,
+    and a video frame's, which must be quick (docs/training.md, "Every
+    tile shown to the detector as a 4.0 cm one").
     Tiles are measured along, not across: a tile photographed at a slant is
     narrow but as long as ever, and enlarged to a normal width it is long
     enough for the detector to see it as two (on held-out photos measured
@@ -911,7 +913,7 @@ def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, model
     """The tiles ``detect_table`` finds that the camera saw and that lie off the corner markers.
 
     Shared by recognition and enrollment, which find a table's tiles alike
-    (with a learned set, and its grid, with ``NARROW_LOOK``).
+    (a learned set's grid and tables, and video frames, with ``NARROW_LOOK``).
     Tiles that lie at one slant together are outlined again in a square
     turned by it (``turned_look``).
     """
