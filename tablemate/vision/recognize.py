@@ -876,14 +876,13 @@ def _in_corner(x: float, y: float, size: float) -> bool:
     return min(x, size - x) < c and min(y, size - y) < c
 
 
-def _seen(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
-          look: CloserLook = WIDE_LOOK) -> list[Seen]:
+def _seen(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir, look: CloserLook) -> list[Seen]:
     return _in_view(detect_table(image, hom, rectified, models_dir, look), np.linalg.inv(hom), image.shape[1],
                     image.shape[0])
 
 
-def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_dir=None,
-                 look: CloserLook = WIDE_LOOK) -> list[Seen]:
+def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_dir,
+                 look: CloserLook) -> list[Seen]:
     """``tiles`` with those lying at a slant many share outlined again in a square turned by it (``turned_look``)."""
     lying = [t for t in tiles if t.state != "standing"]
     if len(lying) < turned_look.MIN_TILES:

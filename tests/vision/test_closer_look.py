@@ -20,7 +20,7 @@ from tablemate.vision.calibration import parse_calibration
 from tablemate.vision.contract import DET_SIZE, DET_STRIDE, detector_blob
 from tablemate.vision.grouping import empty_seat
 from tablemate.vision.models import DETECTOR, MODELS_DIR
-from tablemate.vision.recognize import (WIDE_LOOK, FAINT, FEW_SURE, NARROW_LOOK, detect, detect_table, load_still,
+from tablemate.vision.recognize import (FAINT, FEW_SURE, NARROW_LOOK, WIDE_LOOK, detect, detect_table, load_still,
                                         recognize_array)
 from tablemate.vision.render import random_layout, render_scene
 from tablemate.vision.render.enroll_grid import render_table
