@@ -69,10 +69,14 @@ def _session(path_str: str, mtime: float, classes: tuple[str, ...]):
     so = ort.SessionOptions()
     so.intra_op_num_threads = 1
     so.inter_op_num_threads = 1
-    # The arena keeps every batch size's buffers for the process's life: a 12 MP still peaks
-    # at about 310 MB with it and 226 MB without, for about 20 ms more per still (165 against
-    # 142 ms median, benchmarks/vision_latency.py): memory is what the Pi is short of.
-    so.enable_cpu_mem_arena = False
+    # Only the detector keeps onnxruntime's memory arena. A reader's arena keeps every batch
+    # size's buffers for the process's life (a 12 MP still peaked at about 310 MB with every
+    # session's arena, 226 MB without). The detector's looks are few and alike, and without
+    # its arena each 1024-pixel look takes fresh pages that glibc keeps afterwards: RSS crept
+    # to 350 MB over 24 stills of 1.8-3.0 cm tiles. With it, RSS stays at 215 MB and each
+    # look skips faulting its pages in (1.8 cm stills 217-221 against 237-251 ms median;
+    # docs/training.md, "The detector's memory arena").
+    so.enable_cpu_mem_arena = path.name == DETECTOR
     so.log_severity_level = 3
     try:
         sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])

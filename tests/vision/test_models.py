@@ -9,7 +9,8 @@ import pytest
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
                                        READ_W, READER_CLASSES, bonus_crop, reader_blob)
 from tablemate.vision.models import (BONUS, CLASSES, DEEP_READER, LITE_READER, DETECTOR, MODELS_DIR, READER,
-                                     READER_INT8, FIRST_SURE, SURE, agree, run_bonus, run_reader, run_reader_embedding)
+                                     READER_INT8, FIRST_SURE, SURE, agree, run_bonus, run_reader, run_reader_embedding,
+                                     session)
 
 from .art_crops import face_crop
 
@@ -140,6 +141,13 @@ def test_detector_contract():
     assert 0 <= heat.min() and heat.max() <= 1
     assert np.allclose(orient.sum(1), 1, atol=1e-4)
     assert heat.max() < 0.35, "an empty (black) table must not show tiles"
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_only_the_detector_keeps_a_memory_arena(name):
+    # Why: without its arena each closer look's pages stay with glibc and the appliance creeps
+    # past 300 MB; a reader's arena keeps every batch size's buffers for good (models._session).
+    assert session(name).get_session_options().enable_cpu_mem_arena is (name == DETECTOR)
 
 
 def test_reader_reads_the_plain_art_faces():
