@@ -264,13 +264,16 @@ class CloserLook:
     small: float  # typical tiles shorter than this get a closer look
     close: float  # ... which makes them this long
     large: float  # ... and the longest tenth at most this long
+    square: int = 1024  # the closer look's square at most, in pixels (1024 is about 2.6 times the first look's work)
 
 
 #: Stills read without a learned set: every tile under 3.4 cm is shown as a 4.0 cm one, the longest tenth at most
-#: as a 3.8 cm one. Why: the detector finds the more tiles the larger they are in its square (held-out real photos,
-#: one look: 97.0 % at 2.2 cm, 97.7 % at 3.0, 99.0 % at 4.0 cm). Why not larger: past 3.8 cm a photo at a slant has
-#: its largest tiles split (0.021 extra outlines a tile at 4.0 cm, over the 0.02 target).
-WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0)
+#: as a 3.8 cm one, in a square of at most 1152 pixels. Why: the detector finds the more tiles the larger they are in
+#: its square (held-out real photos, one look: 97.0 % at 2.2 cm, 97.7 % at 3.0, 99.0 % at 4.0 cm). Why not larger:
+#: past 3.8 cm a photo at a slant has its largest tiles split (0.021 extra outlines a tile at 4.0 cm, over the 0.02
+#: target). Why 1152: with 1.8 cm tiles it found 97.65 % of the photo tiles where 1024 found 97.17 % (1280 no more,
+#: 97.68 %), for 15-28 ms and 17 MB more a 12 MP still (docs/training.md, "A 1152-pixel square for stills").
+WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152)
 #: Tables read with a learned set, the set's grid as it is enrolled, video frames (``app.frame_vision.closer_look``)
 #: and the readers' training crops cut from the detector's outlines: tiles under 2.4 cm shown as 3.0 cm ones, the
 #: longest tenth at most as 3.6 cm ones. Why apart: a set is learned from crops cut along this look's outlines, and
@@ -278,7 +281,6 @@ WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0)
 #: 4.0 cm one"); a video frame has 150 ms for the turn, and the wide look took 60 ms of it; the shipped readers'
 #: outline crops were cut with this look too.
 NARROW_LOOK = CloserLook(small=24.0, close=30.0, large=36.0)
-MAX_SQUARE = 1024  # the closer look's square at most (about 2.6 times the first look's work)
 MIN_ZOOM = 1.15    # a closer look that would enlarge less than this is not taken
 COVERED = 0.8      # a first-look outline with a closer-look centre this near (in its short sides) is that tile
 FEW_SURE = 4       # a first look sure of fewer tiles than this cannot say how large they are
@@ -294,9 +296,9 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     2.2 cm, 97.7 % at 3.0 and 99.0 % at 4.0 cm). The working image holds
     about twice that many pixels, so when the first look measures tiles
     shorter than ``look.small``, a square sized to show them ``look.close``
-    long (at most ``MAX_SQUARE`` pixels: 1280 read 10 more photo tiles of
-    3,146 at 1.8 cm and peaked at 356 MB on a 12 MP still, over the 300 MB
-    target) is warped from it and detected again (the detector is fully
+    long (at most ``look.square`` pixels: in 2026-11 a 1280-pixel square
+    peaked at 356 MB on a 12 MP still, over the 300 MB target; with the
+    detector's memory arena 1152 costs 17 MB more than 1024) is warped from it and detected again (the detector is fully
     convolutional), and the outlines are scaled back: everything after
     detection is unchanged. ``WIDE_LOOK`` (every tile under 3.4 cm shown
     as a 4.0 cm one) is a still's read without a set; ``NARROW_LOOK``
@@ -344,13 +346,13 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     if len(along) < FEW_SURE:
         if len(sure) >= FEW_SURE:  # standing hands: a table in play, tiles it sees
             return first
-        zoom = MAX_SQUARE / DET_SIZE  # no measure of the tiles: the closest look there is
+        zoom = look.square / DET_SIZE  # no measure of the tiles: the closest look there is
     else:
         typical = float(np.median(along))
         if typical >= look.small:
             return first
         zoom = min(look.close / typical, look.large / float(np.quantile(along, 0.9)))
-    side = int(min(MAX_SQUARE, DET_SIZE * zoom) // 32 * 32)
+    side = int(min(look.square, DET_SIZE * zoom) // 32 * 32)
     if side < DET_SIZE * MIN_ZOOM:
         return first
     k = side / DET_SIZE
