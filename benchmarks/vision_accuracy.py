@@ -16,8 +16,9 @@ Each figure is printed on its own line:
   the nearest), extra outlines per tile (a
   second outline on a labelled tile: a fragment or a double), found tiles
   read right, and end to end (found and read right), also by the data
-  set's own labels where five bonus tiles' labels contradict the name and
-  number printed on them (``train.photo_label_fixes``). Unlabelled tiles in a
+  set's own labels where seven tiles' labels contradict the tile (five bonus
+  tiles' the name and number printed on them, two "winter" tiles that are
+  the 1 of bamboos beside them: ``train.photo_label_fixes``). Unlabelled tiles in a
   photo are neither counted nor held against it (the data set's labels are
   incomplete); outlines outside every labelled tile are reported apart, as
   are the tiles not found by source photo, the found tiles read right by how

@@ -175,7 +175,7 @@ def test_real_photos_are_laid_at_the_ends_of_the_players_range_too_unless_sizes_
 
 
 def test_labels_the_tiles_contradict_count_by_the_tiles_and_apart_by_the_labels(tmp_path, monkeypatch):
-    """Tiles labelled with another face than they show (as five bonus tiles of the held-out photos are):
+    """Tiles labelled with another face than they show (as seven tiles of the held-out photos are):
     the end-to-end figure goes by the faces listed in ``photo_label_fixes``, and the figure by the data
     set's own labels counts them wrong. Here every label is another face than its tile's."""
     from tablemate.vision.train import photo_label_fixes
