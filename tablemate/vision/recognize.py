@@ -264,7 +264,7 @@ class CloserLook:
     small: float  # typical tiles shorter than this get a closer look
     close: float  # ... which makes them this long
     large: float  # ... and the longest tenth at most this long
-    square: int = 1024  # the closer look's square at most, in pixels (1024 is about 2.6 times the first look's work)
+    square: int   # ... in a square of at most this many pixels (1024 is about 2.6 times the first look's work)
 
 
 #: Stills read without a learned set: every tile under 3.4 cm is shown as a 4.0 cm one, the longest tenth at most
@@ -280,7 +280,7 @@ WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152)
 #: read along the wider look's it lost tiles and seats (docs/training.md, "Every tile shown to the detector as a
 #: 4.0 cm one"); a video frame has 150 ms for the turn, and the wide look took 60 ms of it; the shipped readers'
 #: outline crops were cut with this look too.
-NARROW_LOOK = CloserLook(small=24.0, close=30.0, large=36.0)
+NARROW_LOOK = CloserLook(small=24.0, close=30.0, large=36.0, square=1024)
 MIN_ZOOM = 1.15    # a closer look that would enlarge less than this is not taken
 COVERED = 0.8      # a first-look outline with a closer-look centre this near (in its short sides) is that tile
 FEW_SURE = 4       # a first look sure of fewer tiles than this cannot say how large they are
@@ -298,9 +298,9 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     shorter than ``look.small``, a square sized to show them ``look.close``
     long (at most ``look.square`` pixels: in 2026-11 a 1280-pixel square
     peaked at 356 MB on a 12 MP still, over the 300 MB target; with the
-    detector's memory arena 1152 costs 17 MB more than 1024) is warped from it and detected again (the detector is fully
-    convolutional), and the outlines are scaled back: everything after
-    detection is unchanged. ``WIDE_LOOK`` (every tile under 3.4 cm shown
+    detector's memory arena 1152 costs 17 MB more than 1024) is warped
+    from it and detected again (the detector is fully convolutional), and
+    the outlines are scaled back: everything after detection is unchanged. ``WIDE_LOOK`` (every tile under 3.4 cm shown
     as a 4.0 cm one) is a still's read without a set; ``NARROW_LOOK``
     (under 2.4 cm as 3.0 cm) a learned set's, which was learned along it,
     and a video frame's, which must be quick (docs/training.md, "Every

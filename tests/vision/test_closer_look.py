@@ -198,36 +198,35 @@ def test_early_in_a_hand_the_standing_hands_measure_the_tiles_and_no_closest_loo
     assert rec["seats"]["bottom"]["discards"] == ["E"]
 
 
-def test_a_bare_table_gets_one_look(monkeypatch):
+@pytest.fixture
+def looks(monkeypatch):
+    """The side of every square ``detect_table`` hands the detector, in order."""
+    from tablemate.vision import recognize
+    sides = []
+
+    def counted(square, models_dir=None):
+        sides.append(square.shape[0])
+        return detect(square, models_dir)
+    monkeypatch.setattr(recognize, "detect", counted)
+    return sides
+
+
+def test_a_bare_table_gets_one_look(looks):
     """A frame of the bare mat (the appliance's frames between hands): the first look outlines nothing, and a
     closest look, two and a half times its work, would find nothing either on every such frame."""
-    from tablemate.vision import recognize
     bare = {"seats": {side: empty_seat() for side in SIDES}, "wall_stacks": 0}
     img, gt, cal = render_table(bare, 7, family="holdout", image_size=(2304, 1296), look_seed=5000, tile_cm=3.0)
     assert gt["tiles"] == []
     hom = parse_calibration(cal).homography(DET_SIZE, 1.0)
-    looks = []
-
-    def counted(square, models_dir=None):
-        looks.append(square.shape[0])
-        return detect(square, models_dir)
-    monkeypatch.setattr(recognize, "detect", counted)
     assert detect_table(img, hom, _square(img, hom)) == []
     assert looks == [DET_SIZE]
 
 
-def test_tiny_tiles_get_each_looks_largest_square(monkeypatch):
+def test_tiny_tiles_get_each_looks_largest_square(looks):
     """1.8 cm tiles want a square larger than the wide look allows: a still read without a set takes its 1152 pixels
     (real photos: 97.65 against 97.17 % found with 1024); the narrow look of a set's grid and a video frame stays
     within 1024."""
-    from tablemate.vision import recognize
     work, hom, true = _table(SEED0 + 1800, tile_cm=1.8, area_cm=85.0)
-    looks = []
-
-    def counted(square, models_dir=None):
-        looks.append(square.shape[0])
-        return detect(square, models_dir)
-    monkeypatch.setattr(recognize, "detect", counted)
     wide = detect_table(work, hom, _square(work, hom))
     narrow = detect_table(work, hom, _square(work, hom), look=NARROW_LOOK)
     assert looks[:3] == [DET_SIZE, WIDE_LOOK.square, DET_SIZE] and DET_SIZE < looks[3] <= NARROW_LOOK.square
