@@ -479,18 +479,60 @@ def _targets(boxes: np.ndarray, out: int, ox: float, oy: float, k: int, crop: in
 
 
 ZOOM = (0.7, 1.6)  # detector crops are seen this much smaller or larger
+STRETCH = 1.6      # ... and, with ``stretch``, one axis up to this much longer than the other
 
 
-def _known(rect: np.ndarray, ox: float, oy: float, z: float, k: int, out: int, heat: np.ndarray) -> np.ndarray:
+def stretched_boxes(bx: np.ndarray, zx: float, zy: float) -> np.ndarray:
+    """Tile boxes (cx, cy, across, along, orient, class) of a crop grown ``zx`` across and ``zy`` down.
+
+    A tile whose face points up or down (orient 0, 2) has its across side on
+    the image's x axis; one turned a quarter (1, 3) has it on the y axis.
+    """
+    bx = bx.copy()
+    bx[:, 0] *= zx
+    bx[:, 1] *= zy
+    side = bx[:, 4].astype(int) % 2 == 1
+    bx[:, 2] *= np.where(side, zy, zx)
+    bx[:, 3] *= np.where(side, zx, zy)
+    return bx
+
+
+def detector_crop(img: np.ndarray, boxes, rng: np.random.Generator, crop: int, stretch: float = 0.0):
+    """A ``crop``-pixel square drawn from a training scene: (image, its tile boxes, (left, top), (zoom across, down)).
+
+    60 % of crops are zoomed ``ZOOM`` (tiles met smaller or larger than drawn); ``stretch`` of them
+    are grown along one axis up to ``STRETCH`` times more than along the other.
+    """
+    import cv2
+    side = img.shape[0]
+    z = float(np.exp(rng.uniform(np.log(ZOOM[0]), np.log(ZOOM[1])))) if rng.random() < 0.6 else 1.0
+    zx = zy = z
+    if stretch and rng.random() < stretch:
+        f = float(np.exp(rng.uniform(0, np.log(STRETCH))))
+        zx, zy = (z * f, z) if rng.random() < 0.5 else (z, z * f)
+    sw, sh = min(side, int(round(crop / zx))), min(side, int(round(crop / zy)))
+    zx, zy = crop / sw, crop / sh
+    ox, oy = int(rng.integers(0, side - sw + 1)), int(rng.integers(0, side - sh + 1))
+    im = np.ascontiguousarray(img[oy:oy + sh, ox:ox + sw])
+    if (sw, sh) != (crop, crop):
+        im = cv2.resize(im, (crop, crop), interpolation=cv2.INTER_AREA if min(zx, zy) < 1 else cv2.INTER_LINEAR)
+    bx = np.array(boxes, np.float32).reshape(-1, 6).copy()
+    bx[:, :2] -= [ox, oy]
+    return im, stretched_boxes(bx, zx, zy), (ox, oy), (zx, zy)
+
+
+def _known(rect: np.ndarray, ox: float, oy: float, z, k: int, out: int, heat: np.ndarray) -> np.ndarray:
     """Where the heat loss may count a cell as background: everywhere but an unlabelled photo's inside.
 
     Inside a real photo only its labelled tiles (their heat's footprint) are
     known; other tiles there carry no label and must not be taught as mat.
+    ``z``: the crop's zoom, one factor or (across, down) for a stretched crop.
     """
     w = np.ones((out, out), np.float32)
     if rect[0] < 0:
         return w
-    x0, y0, x1, y1 = ((rect - [ox, oy, ox, oy]) * z / DET_STRIDE).tolist()
+    zx, zy = (z, z) if np.isscalar(z) else z
+    x0, y0, x1, y1 = ((rect - [ox, oy, ox, oy]) * [zx, zy, zx, zy] / DET_STRIDE).tolist()
     inside = np.zeros((out, out), bool)
     inside[max(0, int(np.floor(y0))):max(0, int(np.ceil(y1))), max(0, int(np.floor(x0))):max(0, int(np.ceil(x1)))] = True
     inside = np.rot90(inside, k)
@@ -511,11 +553,16 @@ def _focal(pred, gt, torch, weight=None):
 
 
 def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS,
-                 lowres: float = 0.0, init: Path | None = None, peak_lr: float = 2e-3) -> dict:
+                 lowres: float = 0.0, init: Path | None = None, peak_lr: float = 2e-3,
+                 stretch: float = 0.0) -> dict:
     """The detector on rendered scenes and real photos laid on tables (``train.data``).
 
     ``init``: go on from that exported detector's weights (``warm_start``),
     usually with a lower ``peak_lr`` than a fresh start's 2e-3.
+    ``stretch``: the share of crops grown along one axis up to ``STRETCH`` times more than along the other.
+    Why: the renderer draws tiles of one shape, and a phone photo at a slant,
+    a rack seen from above or a thick tile's side shows faces narrower or
+    squatter than that; the held-out photos lose most tiles there.
     """
     import cv2
     import torch
@@ -543,24 +590,15 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
         xb, hb, sb, ob, wb = [], [], [], [], []
         for i in rng.choice(tr, bs):
             # Zoom: tiles seen larger or smaller than drawn, so every size players own is met.
-            z = float(np.exp(rng.uniform(np.log(ZOOM[0]), np.log(ZOOM[1])))) if rng.random() < 0.6 else 1.0
-            src = min(DET_SIZE, int(round(crop / z)))
-            z = crop / src
-            ox, oy = rng.integers(0, DET_SIZE - src + 1, 2)
+            im, bx, (ox, oy), (zx, zy) = detector_crop(imgs[i], boxes[i], rng, crop, stretch)
             k = int(rng.integers(0, 4))
-            im = np.ascontiguousarray(imgs[i][oy:oy + src, ox:ox + src])
-            if src != crop:
-                im = cv2.resize(im, (crop, crop), interpolation=cv2.INTER_AREA if z < 1 else cv2.INTER_LINEAR)
             im = np.rot90(im, k)
-            bx = np.array(boxes[i], np.float32).reshape(-1, 6).copy()
-            bx[:, :2] = (bx[:, :2] - [ox, oy]) * z
-            bx[:, 2:4] *= z
             if rng.random() < lowres:  # a low-resolution camera (video modes): lose detail, keep geometry
                 f = float(rng.uniform(1.5, 3.5))
                 small = cv2.resize(np.ascontiguousarray(im), None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
                 im = cv2.resize(small, (crop, crop), interpolation=cv2.INTER_LINEAR)
             h, s, o = _targets(bx, out, 0, 0, k, crop)
-            wb.append(_known(ignore[i], ox, oy, z, k, out, h))
+            wb.append(_known(ignore[i], ox, oy, (zx, zy), k, out, h))
             xb.append(im[..., ::-1].astype(np.float32).transpose(2, 0, 1) / 255.0)
             hb.append(h), sb.append(s), ob.append(o)
         xb = _augment(torch.from_numpy(np.stack(xb)), rng, torch, colour_swap=0.3)
@@ -589,7 +627,7 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
                      "stride": str(DET_STRIDE), "size_scale": str(SIZE_SCALE)})
     res = {"model": path.name, "steps": step, "train_images": int(len(tr)), "val_images": int(n_val),
            "minutes": (time.time() - t0) / 60, "init": str(init) if init else None, "peak_lr": peak_lr,
-           "sha256": sha256(path)}
+           "stretch": stretch, "sha256": sha256(path)}
     if not smoke:
         (Path(out_dir) / "tile_detector.train.json").write_text(json.dumps(res, indent=2) + "\n")
     print(res, flush=True)
@@ -617,6 +655,8 @@ def main(argv=None) -> None:
                     help="reader-lite: which EfficientNet-Lite it is built on")
     ap.add_argument("--lowres", type=float, default=0.0,
                     help="detector: share of crops degraded to a low-resolution camera (not used for the shipped model)")
+    ap.add_argument("--stretch", type=float, default=0.0,
+                    help="detector: share of crops grown along one axis more than the other (tiles narrower or squatter)")
     a = ap.parse_args(argv)
     # Before training, not at the export: a missing folder found after an hour's run loses the hour.
     out_dir = Path(a.out_dir)
@@ -632,7 +672,7 @@ def main(argv=None) -> None:
         res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, init=a.init, **lr)
     else:
         res = fit_detector(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, lowres=a.lowres,
-                           init=a.init, **lr)
+                           init=a.init, stretch=a.stretch, **lr)
     print(json.dumps(res, indent=2))
 
 
