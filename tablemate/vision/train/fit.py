@@ -516,22 +516,23 @@ def detector_crop(img: np.ndarray, boxes, rng: np.random.Generator, crop: int, s
     im = np.ascontiguousarray(img[oy:oy + sh, ox:ox + sw])
     if (sw, sh) != (crop, crop):
         im = cv2.resize(im, (crop, crop), interpolation=cv2.INTER_AREA if min(zx, zy) < 1 else cv2.INTER_LINEAR)
-    bx = np.array(boxes, np.float32).reshape(-1, 6).copy()
+    bx = np.array(boxes, np.float32).reshape(-1, 6)  # a copy: np.array copies
     bx[:, :2] -= [ox, oy]
     return im, stretched_boxes(bx, zx, zy), (ox, oy), (zx, zy)
 
 
-def _known(rect: np.ndarray, ox: float, oy: float, z, k: int, out: int, heat: np.ndarray) -> np.ndarray:
+def _known(rect: np.ndarray, ox: float, oy: float, zoom: tuple[float, float], k: int, out: int,
+           heat: np.ndarray) -> np.ndarray:
     """Where the heat loss may count a cell as background: everywhere but an unlabelled photo's inside.
 
     Inside a real photo only its labelled tiles (their heat's footprint) are
     known; other tiles there carry no label and must not be taught as mat.
-    ``z``: the crop's zoom, one factor or (across, down) for a stretched crop.
+    ``zoom``: the crop's zoom (across, down), as ``detector_crop`` gives it.
     """
     w = np.ones((out, out), np.float32)
     if rect[0] < 0:
         return w
-    zx, zy = (z, z) if np.isscalar(z) else z
+    zx, zy = zoom
     x0, y0, x1, y1 = ((rect - [ox, oy, ox, oy]) * [zx, zy, zx, zy] / DET_STRIDE).tolist()
     inside = np.zeros((out, out), bool)
     inside[max(0, int(np.floor(y0))):max(0, int(np.ceil(y1))), max(0, int(np.floor(x0))):max(0, int(np.ceil(x1)))] = True
