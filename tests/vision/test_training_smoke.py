@@ -171,7 +171,9 @@ def test_training_writes_into_an_out_dir_it_has_to_make(tmp_path):
     """A run's folder is made before it trains: found missing only at the export, a whole run was lost."""
     from tablemate.vision.train import data, fit
 
-    data.main(["--out", str(tmp_path), "--reader-scenes", "0", "--detector-scenes", "2", "--workers", "1"])
+    data.main(["--out", str(tmp_path), "--reader-scenes", "0", "--detector-scenes", "2", "--grid-scenes", "1",
+               "--workers", "1"])
+    assert np.load(tmp_path / "det_images.npy").shape[0] == 3      # two tables and a set's grid
     out = tmp_path / "not" / "there" / "yet"
     fit.main(["detector", "--data", str(tmp_path), "--smoke", "--out-dir", str(out)])
     assert (out / "detector_smoke.onnx").stat().st_size > 100_000

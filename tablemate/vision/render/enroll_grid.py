@@ -121,7 +121,7 @@ def abstract_face(face: np.ndarray, code: str, seed: int) -> np.ndarray:
 
 
 @contextlib.contextmanager
-def _patched(place=None, face_style: str | None = None, style_seed: int = 0):
+def patched(place=None, face_style: str | None = None, style_seed: int = 0):
     """``render_scene`` with another placement and/or face drawer for the duration of the block."""
     old_place, old_face = _scene.place_tiles, _draw.draw_face
     if place is not None:
@@ -153,7 +153,7 @@ def render_grid(seed: int, *, look_seed: int | None = None, family: str = "holdo
     def place(spec, rng, plan_seed=None):
         return grid_blocks(spec, rng, angle_deg=ang, **faults)
 
-    with _patched(place, face_style, look_seed if look_seed is not None else seed):
+    with patched(place, face_style, look_seed if look_seed is not None else seed):
         return _scene.render_scene({"seats": {}}, seed, family=family, image_size=image_size, look_seed=look_seed,
                                    tile_cm=tile_cm, area_cm=area_cm)
 
@@ -161,5 +161,5 @@ def render_grid(seed: int, *, look_seed: int | None = None, family: str = "holdo
 def render_table(layout: dict, seed: int, *, look_seed: int | None = None, family: str = "holdout",
                  face_style: str | None = None, **kw) -> tuple[np.ndarray, dict, dict]:
     """``render_scene`` of a table layout, with the faces of ``face_style`` (same set as ``render_grid``'s)."""
-    with _patched(None, face_style, look_seed if look_seed is not None else seed):
+    with patched(None, face_style, look_seed if look_seed is not None else seed):
         return _scene.render_scene(layout, seed, family=family, look_seed=look_seed, **kw)

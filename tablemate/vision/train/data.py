@@ -20,6 +20,7 @@ from tablemate.rules.tiles import Tile
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_SIZE, READ_H, READ_W, READER_CLASSES,
                                        bonus_crop, crop_tile, orient_of)
 from tablemate.vision.render import random_layout, render_topdown
+from tablemate.vision.render.enroll_grid import grid_blocks, patched
 from tablemate.vision.render.layout import SIDES
 from tablemate.vision.straighten import straighten, tilt
 from tablemate.vision.train import photos_real
@@ -168,6 +169,29 @@ def _rendered_table(seed: int):
 def _detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
     _, img, boxes = _rendered_table(seed)
     return img, np.array([_box_row(q, c) for q, c in boxes], np.float32)
+
+
+#: Gaps between a grid scene's tiles, in tile widths: docs/enrollment.md asks for about half a tile.
+GRID_GAP = (0.25, 0.9)
+
+
+def _grid_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A set's enrollment grid seen from above: tiles laid apart in rows and columns.
+
+    Why: a detector that has met narrow tiles (``fit detector --stretch``)
+    took the gap between two tiles of a grid, with a face's edge on either
+    side, for one more narrow tile; grids teach it that a gap is mat.
+    """
+    rng = np.random.default_rng([seed, 11])
+    angle, gap, bonus = float(rng.uniform(-8, 8)), float(rng.uniform(*GRID_GAP)), bool(rng.random() < 0.7)
+
+    def place(spec, r, plan_seed=None):
+        return grid_blocks(spec, r, angle_deg=angle, gap=gap, bonus=bonus)
+    with patched(place):
+        img, gt, info = render_topdown({"seats": {}}, seed, family="train", out_size=DET_SIZE)
+    scale = DET_SIZE / (info["size_cm"] * info["ppc"])
+    rows = [_box_row(np.array(t["corners"]) * scale, 0 if t["face_up"] else 1) for t in gt["tiles"]]
+    return img, np.array(rows, np.float32), np.full(4, -1, np.float32)
 
 
 def _box_row(q: np.ndarray, cls: int) -> list[float]:
@@ -450,6 +474,8 @@ def main(argv=None) -> None:
     ap.add_argument("--turned-photo-scenes", type=int, default=0,
                     help="detector: rendered tables with a real training photo laid on them turned by up to "
                          f"{TURNED_PHOTO_DEGREES:.0f} degrees")
+    ap.add_argument("--grid-scenes", type=int, default=0,
+                    help="detector scenes of a set's enrollment grid, tiles laid apart (with --detector-scenes)")
     ap.add_argument("--photo-tile-share", type=_share_range, default=PHOTO_TILE_SHARE,
                     help="photo scenes: the share of the square's side their median labelled tile takes, "
                          "drawn uniformly between these two (default "
@@ -512,6 +538,9 @@ def main(argv=None) -> None:
                 seeds = range(a.seed + 200000, a.seed + 200000 + a.photo_scenes)
                 scene = functools.partial(_photo_detector_scene, share=a.photo_tile_share)
                 res += pool.map(scene, seeds, chunksize=4)
+            if a.grid_scenes:
+                seeds = range(a.seed + 700000, a.seed + 700000 + a.grid_scenes)
+                res += pool.map(_grid_scene, seeds, chunksize=4)
             if a.turned_photo_scenes:
                 seeds = range(a.seed + 600000, a.seed + 600000 + a.turned_photo_scenes)
                 scene = functools.partial(_photo_turned_detector_scene, share=a.photo_tile_share)
@@ -524,7 +553,7 @@ def main(argv=None) -> None:
             np.save(out / "det_boxes.npy", np.array(boxes + [None], dtype=object)[:-1], allow_pickle=True)
             np.save(out / "det_ignore.npy", np.stack([r[2] for r in res]))
             print("detector images", len(imgs), "of which with a real photo", a.photo_scenes,
-                  "and with a turned one", a.turned_photo_scenes, flush=True)
+                  "with a turned one", a.turned_photo_scenes, "and grids", a.grid_scenes, flush=True)
 
 
 if __name__ == "__main__":
