@@ -208,7 +208,16 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
       seen) a gap in a hand, 10-12 units from the mat's colour and 22-34
       from the faces' ground, was found at 0.35-0.45, read as the white
       dragon and joined the hand; the real white dragons lay 0.2-10 units
-      from the ground and 17-25 from the mat.
+      from the ground and 17-25 from the mat. Found fainter than
+      ``FAINT_ON_MAT``, not ``FAINT``: on a pale green mat under light that
+      tinted the faces' ground 8.6 units from it (tables 270 over the range)
+      a patch of mat beside a revealed hand was found at 0.52, read as the
+      white dragon at 0.999 and joined the hand, its middle 3.9 from the
+      mat's colour and 9.6 from the ground; that table's white dragons lay
+      2-7 from the ground, found at 0.78 or more. On 192 other rendered
+      tables (1-48 at 2.2, 3.0 and 4.0 cm and over the range, read with the
+      calibration and with the area found) it changed one reading: a ghost
+      white dragon left a hidden hand (2.2 cm table 3, area found).
     """
     backs, ground = table_colours(probs, heat, lab, set_back, set_ground)
     out = set()
@@ -227,7 +236,7 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
     doubtful = ((probs.max(1) < SURE) & (heat < FOUND)) | (heat < FAINT_ON_MAT)
     on_mat = plain & (mat_coloured(lab, mat, colours) | (doubtful & mat_coloured(lab, mat, colours, MAT_SAME)))
     if ground is not None:  # a blank face's middle is its ground: a faint "white dragon" nearer the mat's colour is mat
-        on_mat |= ((probs.argmax(1) == WHITE) & (heat < FAINT)
+        on_mat |= ((probs.argmax(1) == WHITE) & (heat < FAINT_ON_MAT)
                    & (np.linalg.norm(lab - mat, axis=1) < np.linalg.norm(lab - ground, axis=1)))
     return out | set(np.nonzero(on_mat)[0].tolist())
 

@@ -84,6 +84,9 @@ def test_a_doubtful_outline_of_the_mats_very_colour_is_bare_mat_even_beside_tile
     white[:, READER_CLASSES.index("back")] = 0.38
     white[1] = 0.0
     white[1, READER_CLASSES.index("P")] = 1.0                   # read surely
+    white[3, READER_CLASSES.index("P")], white[3, READER_CLASSES.index("back")] = 0.38, 0.62
+    # a plain back a few units off the mat: as the white dragon, found under FAINT_ON_MAT and nearer the mat's
+    # colour than the faces' ground, it would be the mat by the blank face's rule (the test below)
     probs = np.concatenate([faces, white])
     heat = np.float32([1.0] * 5 + [0.55, FAINT_ON_MAT + 0.05, FOUND + 0.1, 0.55])
     off = lab_of([(137, 137, 137)])[0]                          # a few units off the mat
@@ -119,6 +122,28 @@ def test_a_faint_white_dragon_nearer_the_mats_colour_than_the_faces_ground_is_th
     lab = np.concatenate([np.repeat(ground[None], 5, 0), np.stack([gap, ground, gap])])
     assert np.linalg.norm(gap - mat) < np.linalg.norm(gap - ground)
     assert mat_outlines(probs, heat, lab, mat) == {5}
+
+
+def test_a_white_dragon_found_under_the_on_mat_bound_nearer_the_mats_colour_than_the_ground_is_the_mat():
+    """Rendered table 270 over the range: a pale green mat, the light tinting the faces' ground 8.6 units from it
+    (Lab), purple backs in view. A patch of mat beside the bottom hand was found at 0.52, just above ``FAINT``,
+    read as the white dragon at 0.999 and joined the hand, its middle 3.9 from the mat's colour and 9.6 from the
+    ground. Under ``FAINT_ON_MAT`` it is the mat; the table's white dragons, found at 0.78 or more with their
+    middles 2-3 from the ground, stay, and so does a patch found at ``FAINT_ON_MAT`` or more."""
+    from tablemate.vision.contract import READER_CLASSES
+    from tablemate.vision.tile_colours import FAINT, FAINT_ON_MAT, mat_outlines
+    mat, ground, backs = np.float64([66.4, -15.7, 2.5]), np.float64([69.2, -11.3, -5.3]), np.float64([25.8, 31.9, -38.2])
+    patch, dragon = np.float64([70.1, -16.7, 2.6]), np.float64([67.7, -11.8, -3.1])
+    sure = np.zeros((6, len(READER_CLASSES)), np.float32)
+    sure[np.arange(6), [0, 9, 18, 27, 31, READER_CLASSES.index("back")]] = 1.0   # faces show the ground, a back
+    white = np.zeros((3, len(READER_CLASSES)), np.float32)
+    white[:, READER_CLASSES.index("P")] = 0.999
+    white[:, 0] = 0.001
+    probs = np.concatenate([sure, white])
+    heat = np.float32([1.0] * 6 + [0.52, 0.78, FAINT_ON_MAT + 0.02])
+    lab = np.concatenate([np.repeat(ground[None], 5, 0), backs[None], np.stack([patch, dragon, patch])])
+    assert FAINT < 0.52 < FAINT_ON_MAT
+    assert mat_outlines(probs, heat, lab, mat) == {6}
 
 
 def test_the_white_share_is_the_same_for_both_colour_rules_when_a_back_is_read_surely():
