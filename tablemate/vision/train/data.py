@@ -160,10 +160,14 @@ def _rendered_table(seed: int):
     rng = np.random.default_rng(seed)
     layout = random_layout(rng, "scoring" if rng.random() < 0.6 else "play")
     img, gt, info = render_topdown(layout, seed, family="train", out_size=DET_SIZE)
+    return rng, img, _topdown_boxes(gt, info)
+
+
+def _topdown_boxes(gt: dict, info: dict) -> list[tuple[np.ndarray, int]]:
+    """Every tile's outline in a ``render_topdown`` image and its class (face up, face down, standing)."""
     scale = DET_SIZE / (info["size_cm"] * info["ppc"])  # 1 unless resized
     boxes = [(np.array(t["corners"]) * scale, 0 if t["face_up"] else 1) for t in gt["tiles"]]
-    boxes += [(np.array(s["corners"]) * scale, 2) for s in info["standing"]]
-    return rng, img, boxes
+    return boxes + [(np.array(s["corners"]) * scale, 2) for s in info["standing"]]
 
 
 def _detector_scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -189,8 +193,7 @@ def _grid_scene(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return grid_blocks(spec, r, angle_deg=angle, gap=gap, bonus=bonus)
     with patched(place):
         img, gt, info = render_topdown({"seats": {}}, seed, family="train", out_size=DET_SIZE)
-    scale = DET_SIZE / (info["size_cm"] * info["ppc"])
-    rows = [_box_row(np.array(t["corners"]) * scale, 0 if t["face_up"] else 1) for t in gt["tiles"]]
+    rows = [_box_row(q, c) for q, c in _topdown_boxes(gt, info)]
     return img, np.array(rows, np.float32), np.full(4, -1, np.float32)
 
 
