@@ -351,6 +351,11 @@ def _commonest_colour(lab: np.ndarray) -> np.ndarray | None:
 MAT_TOLERANCE = 18.0  # Lab distance when nothing of a near colour borders the mat
 
 
+def _distance_counts(dist: np.ndarray) -> np.ndarray:
+    """How many pixels lie at each whole Lab distance from the mat's colour, 0 to 40 (40: that far or further)."""
+    return np.bincount(np.minimum(dist, 40).astype(np.int32).ravel(), minlength=41).astype(np.float64)
+
+
 def _colour_tolerance(dist: np.ndarray) -> float:
     """The Lab distance from the mat's colour within which a pixel is mat (``_mat_blob``).
 
@@ -362,8 +367,7 @@ def _colour_tolerance(dist: np.ndarray) -> float:
     mat; taken for the mat's peak, they left no gap after it, the fixed
     tolerance joined all three and no play area was found.
     """
-    hist = np.bincount(np.minimum(dist, 40).astype(np.int32).ravel(), minlength=41)[:30].astype(np.float64)
-    hist = np.convolve(hist, np.ones(3) / 3, mode="same")
+    hist = np.convolve(_distance_counts(dist)[:30], np.ones(3) / 3, mode="same")
     peak = int(np.argmax(hist[:int(MAT_SPREAD) + 1]))
     for m in range(peak + 2, int(MAT_TOLERANCE) + 1):
         if hist[m] <= min(hist[m - 1], hist[m + 1]) and hist[m] < 0.5 * hist[peak] \
@@ -388,7 +392,7 @@ def _narrow_tolerance(dist: np.ndarray) -> float | None:
     found before is found as before; what it finds may be the table with
     the mat on it, which the seats' rows then draw in (``area_from_tiles``).
     """
-    hist = np.bincount(np.minimum(dist, 40).astype(np.int32).ravel(), minlength=41).astype(np.float64)
+    hist = _distance_counts(dist)
     for m in range(4, int(MAT_TOLERANCE)):
         if hist[m] < NARROW_VALLEY * hist[:m].max() and hist[m + 1:m + 8].max() > 10 * hist[m] + 20:
             return float(m)
