@@ -2,6 +2,7 @@
 import numpy as np
 
 from tablemate.vision.contract import READ_H, READ_W
+from tablemate.vision.train.data import OFF_LOOSE, OFF_SHIFT, off_outline
 from tablemate.vision.train.fit import _erase_some, _warp_some
 
 
@@ -43,3 +44,26 @@ def test_an_erased_patch_is_one_small_flat_rectangle():
         assert 0.02 * READ_H * READ_W <= patch[0].size <= 0.15 * READ_H * READ_W
     untouched = _erase_some(before.copy(), np.random.default_rng(4), 0.0)
     assert np.array_equal(untouched, before)
+
+
+def test_an_off_outline_lies_a_fifth_to_a_third_of_a_tile_off_and_holds_most_of_it():
+    # A tile 30 wide and 40 long, turned 30 degrees: the shift is measured in its own width, whatever its turn.
+    a = np.deg2rad(30)
+    u, v = np.array([np.cos(a), np.sin(a)]) * 30, np.array([-np.sin(a), np.cos(a)]) * 40
+    q = np.array([[100, 100], [100, 100] + u, [100, 100] + u + v, [100, 100] + v])
+    rng = np.random.default_rng(5)
+    offs, scales = [], []
+    for _ in range(300):
+        o = off_outline(q, rng)
+        assert o.shape == q.shape
+        offs.append(np.linalg.norm(o.mean(0) - q.mean(0)) / 30)
+        scales.append(np.linalg.norm(o[1] - o[0]) / 30)
+        # Still the same tile's outline: its sides keep their directions and its length-to-width.
+        side = o[1] - o[0]
+        assert np.isclose(side[0] * u[1] - side[1] * u[0], 0, atol=1e-6)
+        assert np.isclose(np.linalg.norm(o[3] - o[0]) / np.linalg.norm(o[1] - o[0]), 40 / 30)
+    assert OFF_SHIFT[0] <= min(offs) and max(offs) <= OFF_SHIFT[1]
+    assert 1.0 <= min(scales) and max(scales) <= OFF_LOOSE
+    # Off in every direction, not along one axis only.
+    dirs = [np.arctan2(*(off_outline(q, rng).mean(0) - q.mean(0))[::-1]) for _ in range(200)]
+    assert np.histogram(dirs, bins=4, range=(-np.pi, np.pi))[0].min() > 20
