@@ -536,7 +536,7 @@ def main(argv=None) -> None:
                 more = list(range(a.seed + first, a.seed + first + count))
                 res += pool.map(scene, more, chunksize=chunk)
                 seeds += more
-            groups = seeds
+            groups = list(seeds)  # a copy: the photo crops below count from the end of the rendered seeds
             rendered = sum(len(r[1]) for r in res)  # the crops before this count are rendered, the rest real
             photos = _train_photos() if a.photo_copies or a.outline_copies or a.off_copies else []
             if a.photo_copies:
