@@ -35,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision_accuracy import held_out_table, write_still  # noqa: E402  (the same tables, written alike)
+from vision_accuracy import held_out_table, still_paths, write_still  # noqa: E402  (the same tables, written alike)
 
 from tablemate.vision.autocalibrate import find_calibration  # noqa: E402
 from tablemate.vision.recognize import load_still  # noqa: E402
@@ -48,7 +48,7 @@ def still(size: str, k: int, family: str, cache: Path) -> tuple[Path, dict]:
     """The k-th (from 0) rendered table of ``size`` in ``family``, as a JPEG still, and its truth: the play area's
     corners and the tiles' width, both in the still's pixels."""
     name = f"{family}_{size}_{k + 1}"  # no Path.with_suffix: "4.0_1" ends in what it takes for a suffix
-    jpg, truth = cache / f"{name}.jpg", cache / f"{name}.json"
+    jpg, truth = still_paths(cache, name)
     if not truth.exists():
         img, gt, cal = held_out_table(size, k, family)
         widths = [min(np.linalg.norm(np.subtract(t["corners"][1], t["corners"][0])),

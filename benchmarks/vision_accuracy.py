@@ -156,6 +156,11 @@ RENDERED_FAMILIES = ("holdout", "drawn-held-out", "train")
 RANGE = "range"  # a size label: tiles drawn from the whole range players own
 
 
+def still_paths(folder: str | Path, name: str) -> tuple[Path, Path]:
+    """Where ``write_still`` puts the still ``name`` and its calibration in ``folder``: (still, calibration)."""
+    return Path(folder) / f"{name}.jpg", Path(folder) / f"{name}.json"
+
+
 def write_still(img: np.ndarray, cal: dict, folder: str | Path, name: str = "still") -> tuple[Path, Path]:
     """``img`` as the JPEG still a camera gives and ``cal`` as its calibration file, in ``folder`` as ``name``.jpg
     and ``name``.json: (still, calibration).
@@ -163,7 +168,7 @@ def write_still(img: np.ndarray, cal: dict, folder: str | Path, name: str = "sti
     Why a file: recognition reads a still from disk, as ``tablemate run`` does, so
     every benchmark measures the same decoding of the same JPEG quality. Why a name: a benchmark that keeps
     many stills in one folder (``mat_edges.py --cache``) writes them here too."""
-    path, cpath = Path(folder) / f"{name}.jpg", Path(folder) / f"{name}.json"
+    path, cpath = still_paths(folder, name)
     cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
     cpath.write_text(json.dumps(cal))
     return path, cpath
