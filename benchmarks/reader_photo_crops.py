@@ -12,7 +12,10 @@ from the held-out fifth (split by source photo, never trained on). A reader
 that reads its training crops far better than held-out ones knows those
 photos, not real tiles. The held-out crops are read once more blurred to 0.6
 of their resolution: if that costs little, a reader with a larger input
-would not read more. Last, how the held-out misreads spread over the source
+would not read more; and once more cut along outlines off the tile
+(``train.data.off_outline``: a fifth to a third of a tile off, up to 1.35
+times its size), as the detector outlines tiles in slanted rows and thick
+tiles with their side. Last, how the held-out misreads spread over the source
 photos: bunched in a few, they point to sets or views training lacks.
 
 Printed per reader: the first (``tile_reader_int8.onnx``, which reads
@@ -41,11 +44,13 @@ from tablemate.vision.train import data, photos_real
 BLUR = 0.6  # the held-out crops' resolution, shrunk and grown back
 
 
-def crops_of(photos: list) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """One pass of training-style reader crops over ``photos``: (BGR crops, class indices, source photos)."""
+def crops_of(photos: list, off: bool = False) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """One pass of training-style reader crops over ``photos``: (BGR crops, class indices, source photos).
+
+    ``off``: cut along outlines off the tile (``train.data.off_outline``)."""
     xs, ys, src = [], [], []
     for i, photo in enumerate(photos):
-        x, y, _ = data._photo_crops(i, photos)
+        x, y, _ = data._photo_crops(i, photos, off=off)
         xs.append(x)
         ys.append(y)
         src += [photo.source_photo] * len(y)
@@ -111,13 +116,16 @@ def main(argv=None) -> None:
     train = train[:a.train_photos]
     tx, ty, ts = crops_of(train)
     hx, hy, hs = crops_of(hold)
+    ox, oy, os_ = crops_of(hold, off=True)
     res = {"training": figures(tx, ty, ts, a.models), "held_out": figures(hx, hy, hs, a.models),
            f"held_out_at_{BLUR}": figures(blurred(hx, BLUR), hy, hs, a.models),
+           "held_out_off_outline": figures(ox, oy, os_, a.models),
            "images": {"training": len(train), "held_out": len(hold)}}
     print("readers alone on real photo crops, cut as the training data cuts them (first / deep / lite / together):")
     for key, what in (("training", f"training photos ({len(train)} images)"),
                       ("held_out", f"held-out photos ({len(hold)} images)"),
-                      (f"held_out_at_{BLUR}", f"held-out photos at {BLUR} of the resolution")):
+                      (f"held_out_at_{BLUR}", f"held-out photos at {BLUR} of the resolution"),
+                      ("held_out_off_outline", "held-out photos cut off the tile")):
         r = res[key]
         print(f"  {what}, {r['tiles']} tiles: {r['first']:.4f} / {r['deep']:.4f} / {r['lite']:.4f} / "
               f"{r['together']:.4f}")
