@@ -216,7 +216,7 @@ def _photo_orients(photo) -> tuple[np.ndarray, list[int]]:
     return img, photos_real.orient_by_label(img, photo.tiles)
 
 
-#: Off-outline photo crops (``_photo_off_crops``): the outline's centre lies this far off the tile's, in shares of
+#: Off-outline photo crops (``_photo_crops(off=True)``): the outline's centre lies this far off the tile's, in shares of
 #: its width, and the outline is up to OFF_LOOSE times the tile's size.
 OFF_SHIFT = (0.12, 0.35)
 OFF_LOOSE = 1.35
@@ -240,12 +240,8 @@ def off_outline(q: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return c + shift + (q - c) * rng.uniform(1.0, OFF_LOOSE)
 
 
-def _photo_off_crops(index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``_photo_crops`` of the training photos cut along ``off_outline``s (other draws than theirs)."""
-    return _photo_crops(index, off=True)
-
-
-def _photo_crops(index: int, photos: list | None = None, off: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _photo_crops(index: int, photos: list | None = None,
+                 off: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Reader crops of one real photo's labelled tiles, at a random camera resolution.
 
     Why shrink: the photos' tiles are 30-80 pixels wide, the still's working
@@ -536,27 +532,21 @@ def main(argv=None) -> None:
                 more = list(range(a.seed + first, a.seed + first + count))
                 res += pool.map(scene, more, chunksize=chunk)
                 seeds += more
-            groups = list(seeds)  # a copy: the photo crops below count from the end of the rendered seeds
+            groups = list(seeds)  # a copy: the photo passes below add to the groups, not to the seeds
             rendered = sum(len(r[1]) for r in res)  # the crops before this count are rendered, the rest real
             photos = _train_photos() if a.photo_copies or a.outline_copies or a.off_copies else []
-            if a.photo_copies:
-                n = len(photos) * a.photo_copies
-                res += pool.map(_photo_crops, range(n), chunksize=8)
-                groups += _photo_groups(photos, range(n))
-                print("photo crops", sum(len(r[1]) for r in res[len(seeds):]), "from", len(photos), "images",
-                      flush=True)
-            if a.off_copies:
-                n = len(photos) * a.off_copies
+            # Passes over the training photos, in this order: (passes, crop maker, first index, chunk, what).
+            for copies, cut, first, chunk, what in (
+                    (a.photo_copies, _photo_crops, 0, 8, "photo crops"),
+                    (a.off_copies, functools.partial(_photo_crops, off=True), 0, 8, "off-outline photo crops"),
+                    (a.outline_copies, _photo_outline_crops, a.seed, 4, "outline crops")):
+                if not copies:
+                    continue
+                indices = range(first, first + len(photos) * copies)
                 before = len(res)
-                res += pool.map(_photo_off_crops, range(n), chunksize=8)
-                groups += _photo_groups(photos, range(n))
-                print("off-outline photo crops", sum(len(r[1]) for r in res[before:]), flush=True)
-            if a.outline_copies:
-                n = len(photos) * a.outline_copies
-                before = len(res)
-                res += pool.map(_photo_outline_crops, range(a.seed, a.seed + n), chunksize=4)
-                groups += _photo_groups(photos, range(a.seed, a.seed + n))
-                print("outline crops", sum(len(r[1]) for r in res[before:]), flush=True)
+                res += pool.map(cut, indices, chunksize=chunk)
+                groups += _photo_groups(photos, indices)
+                print(what, sum(len(r[1]) for r in res[before:]), "from", len(photos), "images", flush=True)
             np.savez(out / "reader.npz", x=np.concatenate([r[0] for r in res]),
                      y=np.concatenate([r[1] for r in res]), flip=np.concatenate([r[2] for r in res]),
                      group=np.concatenate([np.full(len(r[1]), g, np.int64) for r, g in zip(res, groups)]),
