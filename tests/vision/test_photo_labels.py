@@ -109,6 +109,20 @@ def test_a_bonus_label_the_tile_s_face_contradicts_is_read_as_the_face(tmp_path,
     assert other.tiles[0].code == labelled and later.tiles[0].code == "h8"
 
 
+def test_a_tile_labelled_twice_under_one_code_is_loaded_once(tmp_path):
+    """``photo_label_fixes.labelled_twice``: a box repeated (92 % overlap) under one code is one tile; a
+    neighbour of the same code overlapping by half and a box of another code on the same tile stay."""
+    import json
+
+    tiles = [{"code": "7m", "box": [100, 100, 140, 150]}, {"code": "7m", "box": [101, 101, 140, 149]},
+             {"code": "7m", "box": [120, 100, 160, 150]}, {"code": "5p", "box": [100, 100, 140, 150]}]
+    line = {"image": "images/x_v0.jpg", "source_photo": "x", "width": 640, "height": 640, "tiles": tiles}
+    (tmp_path / "labels.jsonl").write_text(json.dumps(line))
+    (photo,) = photos_real.load(tmp_path)
+    assert [(t.code, t.box) for t in photo.tiles] == [
+        ("7m", (100.0, 100.0, 140.0, 150.0)), ("7m", (120.0, 100.0, 160.0, 150.0)), ("5p", (100.0, 100.0, 140.0, 150.0))]
+
+
 def test_a_turned_photo_moves_each_outline_with_its_tile():
     """``train.data.turn_photo``: the pixels and the outlines go through one map, counter-clockwise on screen."""
     src = np.zeros((200, 300, 3), np.uint8)

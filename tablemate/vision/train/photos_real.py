@@ -19,8 +19,9 @@ bodies, inks, light and lenses. Three things make them usable:
 
 Labels are incomplete (README of the data set): an unlabelled tile is not
 background, so a detector learns nothing negative inside a photo. A few
-flower and season labels name another bonus tile than the one printed on
-it; ``photo_label_fixes`` lists them, and ``load`` reads them as the tile shows.
+labels name another tile than the one printed on it, and one tile is
+labelled twice; ``photo_label_fixes`` lists them, and ``load`` reads them as
+the tile shows, each tile once.
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ import numpy as np
 from tablemate.vision.contract import READER_CLASSES, crop_tile
 from tablemate.vision.datasets import data_dir
 
-from .photo_label_fixes import fixed_code
+from .photo_label_fixes import fixed_code, labelled_twice
 from .stable_numbers import name_number
 
 HOLDOUT_SHARE = 0.2
@@ -77,7 +78,9 @@ def load(folder: Path | None = None) -> list[Photo]:
             continue
         e = json.loads(line)
         name = Path(e["image"]).name
-        tiles = tuple(_tile(name, t) for t in e["tiles"] if t["code"] in READER_CLASSES)
+        known = [t for t in e["tiles"] if t["code"] in READER_CLASSES]
+        twice = labelled_twice(known)
+        tiles = tuple(_tile(name, t) for k, t in enumerate(known) if k not in twice)
         if tiles:
             out.append(Photo(folder / e["image"], e["source_photo"], tiles))
     return out
