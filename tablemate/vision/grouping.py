@@ -398,6 +398,10 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
     hand lies next to the head of the right seat's melds, a little nearer
     them; it made their pung four tiles that are no meld, and the winner's
     hand lacked its winning tile. Which row makes melds is what decides.
+    Any other face-up tile of a corner that is left in no meld is tried in
+    the neighbour's seat the same way, after those (a pung's third tile
+    pushed out of its row in a crowded corner went with the neighbour's
+    flowers: ``_corner_tiles_join_their_row``).
     """
     first = [dict(vars(t)) for t in tiles]
     forced: dict[int, str] = {}
@@ -420,7 +424,7 @@ def group_tiles(tiles: list[Seen], size: float) -> dict:
 
 def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[dict, list[tuple[int, str]]]:
     """``group_tiles`` with the corner tiles ``forced`` ({index: side}) into a row: (seats, the corner tiles
-    in line with two rows, as (index, the row not chosen))."""
+    to try in the other seat, as (index, that seat): those in line with two rows first)."""
     seats = {s: empty_seat() for s in SIDES}
     if not tiles:
         return seats, []
@@ -704,10 +708,18 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
     row not chosen; and those in line with both rows, neither gap clearly
     the narrower, which stay in their zone's seat, each with the other row
     (a 4 cm pung's third tile ran into the corner in line with the next
-    seat's chow, rendered held-out table 98: both were lost). Puts each
-    tile of ``forced`` in the row given there.
+    seat's chow, rendered held-out table 98: both were lost); then every
+    other face-up tile of the corner but the bonus tiles placed by their
+    reading, with the neighbour's seat. Why those too: in a crowded corner
+    a pung's third tile pushed half a width out of its row lies in line
+    with no row of its own seat but touches the head of the neighbour's
+    flowers, and went with them: the pung and the flowers were lost
+    together (rendered held-out table 339, 3.5 cm). ``group_tiles`` tries
+    the other seat only for a tile left in no meld, and keeps it only where
+    fewer tiles are then left so. Puts each tile of ``forced`` in the row
+    given there.
     """
-    ambiguous = []
+    ambiguous, last = [], []
     for i, (t, d) in enumerate(zip(tiles, dists)):
         near = sorted(d, key=d.get)[:2]  # the two nearest edges: a corner when both are within the zone
         if t.state in ("face_up", "standing") and d[near[1]] <= zone and _neighbours(*near):
@@ -721,7 +733,9 @@ def _corner_tiles_join_their_row(tiles: list[Seen], dists: list[dict], zone: flo
                 other = next((s for s in others if s != t.side), None)
                 if other is not None and t.state == "face_up" and (side is not None or t.side in others):
                     ambiguous.append((i, other))
-    return ambiguous
+                elif t.state == "face_up" and t.side in near:
+                    last.append((i, next(s for s in near if s != t.side)))
+    return ambiguous + last
 
 
 def _row_beside(t: Seen, sides, others: list[Seen], unit: float) -> tuple[str | None, tuple[str, ...]]:

@@ -836,3 +836,28 @@ def test_melds_squeezed_in_line_with_the_discards_stay_melds():
     assert {"kind": "pung", "tiles": ["5p"] * 3, "exposed": True} in seats["left"]["melds"]
     assert {"kind": "chow", "tiles": ["6m", "7m", "8m"], "exposed": True} in seats["left"]["melds"]
     assert len(seats["left"]["discards"]) == 12
+
+
+def test_a_pungs_third_tile_pushed_out_of_its_row_beside_the_neighbours_flowers_goes_where_it_makes_melds():
+    """Rendered held-out 3.5 cm table 339, as the square shows it: the top seat's 9s pung ends in the crowded
+    top-right corner with its third tile half a width nearer the edge than its row, in line with no row of the
+    top seat but touching the head of the right seat's flowers (then its melds: 5s-4s-3s, a concealed kong of
+    6p, a 6s pung; its hand beside them). It went with the flowers: the pung became two tiles and the flowers
+    four, no meld and no flowers. Only with the pung does every tile make sense."""
+    corner = Seen(555.5, 89.3, 27.2, 37.0, 2, "face_up", "9s")
+    tiles = [Seen(494.5, 107.1, 27.0, 36.7, 2, "face_up", "9s"), Seen(523.7, 105.6, 28.0, 38.0, 2, "face_up", "9s"),
+             corner]
+    melds = [(555.7, 121.8, "h8"), (551.1, 150.3, "h4"), (548.2, 177.5, "h5"), (548.6, 218.2, "5s"),
+             (553.3, 252.3, "4s"), (549.5, 287.7, "3s"), (547.8, 328.5, "back"), (549.3, 355.5, "6p"),
+             (550.2, 383.7, "6p"), (548.8, 410.7, "back"), (548.1, 450.3, "6s"), (549.9, 481.1, "6s"),
+             (559.4, 512.3, "6s")]
+    hand = [(600.0, 277.8, "3p"), (597.5, 305.6, "3s"), (597.1, 333.0, "3m"), (597.2, 362.4, "N")]
+    for x, y, c in melds + hand:
+        turned = c in ("4s", "6s") and y in (252.3, 512.3)  # the claimed tiles lie turned
+        tiles.append(Seen(x, y, 27.0, 36.7, 2 if turned else 3, "face_down" if c == "back" else "face_up", c))
+    seats = group_tiles(tiles, SIZE)
+    assert corner.side == "top"
+    assert seats["top"]["melds"] == [{"kind": "pung", "tiles": ["9s"] * 3, "exposed": True}]
+    assert sorted(seats["right"]["flowers"]) == ["h4", "h5", "h8"]
+    assert sorted(seats["right"]["concealed"]) == ["3m", "3p", "3s", "N"]
+    assert not any(t.role == "unknown" for t in tiles)
