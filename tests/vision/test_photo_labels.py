@@ -69,12 +69,13 @@ def test_the_data_step_writes_outline_crops_as_real_crops(one_photo, tmp_path):
 
 
 def test_the_data_step_groups_rendered_crops_by_scene_and_photo_crops_by_photo(one_photo, tmp_path):
+    """Crops cut off the tile (``--off-copies``) are photo crops too, grouped with their photo."""
     tiles, _ = one_photo
-    d = _reader_data(tmp_path, "--reader-scenes", "2", "--photo-copies", "2", "--seed", "40")
+    d = _reader_data(tmp_path, "--reader-scenes", "2", "--photo-copies", "2", "--off-copies", "1", "--seed", "40")
     rendered = int(d["rendered"])
     assert set(d["group"][:rendered].tolist()) == {40, 41}
     assert (d["group"][rendered:] == photos_real.photo_group(SOURCE)).all()
-    assert len(d["group"]) - rendered == 2 * len(tiles)
+    assert len(d["group"]) - rendered == 3 * len(tiles)  # two fair passes and one cut off the tile
 
 
 def test_photo_crops_cut_the_photos_they_are_given(one_photo):
