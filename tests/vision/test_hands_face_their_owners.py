@@ -1,0 +1,52 @@
+"""A revealed hand's tile read lying a quarter off its owner's way is read again as its owner lays it
+(``recognize._hands_face_their_owners``)."""
+import json
+
+import numpy as np
+
+from tablemate.vision import recognize
+from tablemate.vision.contract import READER_CLASSES
+from tablemate.vision.recognize import recognize_image
+
+from .conftest import DATA
+
+STILL = DATA / "scoring_holdout_look.jpg"
+
+
+def _turned_across(monkeypatch, seat: str, wrong: str):
+    """Recognition of the still with the first tile of ``seat``'s hand turned a quarter (outline kept, as a
+    sideways re-read leaves it) and read surely as ``wrong``, then grouped. Returns (recognition, tile)."""
+    real = recognize._group_with_second_look
+    spoiled = []
+
+    def spoil(tiles, faces, probs, *a, **k):
+        real(tiles, faces, probs, *a, **k)
+        i = next(i for i, t in enumerate(faces) if t.side == seat and t.role == "hand")
+        t = faces[i]
+        t.orient = (t.orient + 1) % 4
+        probs[i] = 0.0
+        probs[i, READER_CLASSES.index(wrong)] = 0.99
+        t.code, t.confidence = wrong, 0.99
+        spoiled.append(t)
+        for u in tiles:
+            u.role, u.group, u.side = "unknown", 0, ""
+        return recognize.group_tiles(tiles, recognize.DET_SIZE)  # grouped with the reading as it now is
+
+    monkeypatch.setattr(recognize, "_group_with_second_look", spoil)
+    rec = recognize_image(str(STILL), str(STILL.with_suffix(".cal.json")))
+    return rec, spoiled[0]
+
+
+def test_a_hand_tile_read_across_is_read_again_as_its_owner_lays_it(monkeypatch):
+    truth = json.loads(STILL.with_suffix(".truth.json").read_text())["seats"]
+    rec, tile = _turned_across(monkeypatch, "right", "9p")
+    assert tile.orient == recognize.OWNER_ORIENT["right"]
+    assert sorted(rec["seats"]["right"]["concealed"]) == sorted(truth["right"]["concealed"])
+
+
+def test_without_the_rule_the_tile_read_across_stays_wrong(monkeypatch):
+    """The guard that the test above can fail: the spoiled reading survives when nothing reads it again."""
+    monkeypatch.setattr(recognize, "_hands_face_their_owners", lambda tiles, faces, probs, seats, *a, **k: seats)
+    rec, tile = _turned_across(monkeypatch, "right", "9p")
+    assert "9p" in rec["seats"]["right"]["concealed"]
+    assert tile.orient != recognize.OWNER_ORIENT["right"]
