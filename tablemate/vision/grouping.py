@@ -130,6 +130,9 @@ class Seen:
     #: How far (radians) the tile's outline is turned in the square: 0 but for tiles a second look found
     #: lying square in the square turned by this (``vision.turned_look``); ``w``/``h`` are then its own.
     turn: float = 0.0
+    #: (orient, w, h) as the detector outlined the tile, kept when a reading turns it a quarter
+    #: (``recognize._reread_sideways``): a hand tile turned so is read again its owner's way.
+    detected: tuple | None = None
 
     def extent_u(self, side: str) -> float:
         """Extent along the seat's row direction."""

@@ -497,6 +497,8 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
             probs[i], sure[i] = cand, cand.max()
             if say is not None:
                 say.take(i, say2, j)
+            if faces[i].detected is None and (alt.orient - faces[i].orient) % 2:
+                faces[i].detected = (faces[i].orient, faces[i].w, faces[i].h)
             faces[i].orient, faces[i].w, faces[i].h = alt.orient, alt.w, alt.h
             changed = True
     return changed
@@ -855,7 +857,7 @@ OWNER_ORIENT = {side: o for o, side in ORIENT_SIDE.items()}
 
 def _hands_face_their_owners(tiles: list[Seen], faces: list[Seen], probs: np.ndarray, seats: dict,
                              image: np.ndarray, to_image: np.ndarray, models_dir=None) -> dict:
-    """Tiles of a revealed hand read lying a quarter off the way their owner lays them: read again his way.
+    """Tiles of a revealed hand outlined as their owner lays them but read turned a quarter: read again his way.
 
     Why: a player lays his hand down in a row, every tile upright for him;
     only a meld's claimed tile lies across. A hand tile read unsure is read
@@ -865,24 +867,26 @@ def _hands_face_their_owners(tiles: list[Seen], faces: list[Seen], probs: np.nda
     0.59 as laid, came out 9s at 0.99 across, and the top seat's 6p, whose
     corner "6" is a "9" upside down, 9p across; both hands were lost, where
     with the calibration, read as laid, both were right. Each such tile is
-    read as its owner lays it, and that reading is taken where it is no
-    back, however unsure (both were right there at 0.46 and 0.49: a hand
-    tile lies along, so the crop cut along is the fair one); the table is
-    grouped again, and the new grouping is kept unless it leaves more
-    tiles unknown. Without a learned
-    set only (a set's readings carry its own say, compared its own way).
+    read again along the detector's own outline, and that reading is
+    taken where it is no back, however unsure (both were right there at
+    0.46 and 0.49: a hand tile lies along, so the crop cut along is the
+    fair one); the table is grouped again, and the new grouping is kept
+    unless it leaves more tiles unknown. Only tiles the detector outlined
+    as their owner lays them: a meld's claimed tile lies across, and where
+    the meld was not made out it sits in a "hand", lying across as the
+    detector saw it (rendered range table 13: a claimed 4m read along was
+    8s). Without a learned set only (a set's readings carry its own say).
     """
     back = len(READER_CLASSES) - 1
     off = [i for i, t in enumerate(faces) if t.state == "face_up" and t.role == "hand" and t.side in OWNER_ORIENT
-           and (t.orient - OWNER_ORIENT[t.side]) % 4 in (1, 3)]
-    ways = [(i, alt) for i in off for alt in _turns(faces[i]) if alt.orient == OWNER_ORIENT[faces[i].side]]
-    if not ways:
+           and (t.orient - OWNER_ORIENT[t.side]) % 4 in (1, 3)
+           and t.detected is not None and t.detected[0] == OWNER_ORIENT[t.side]]
+    if not off:
         return seats
-    p2, _, _ = _read_crops(_reader_crops([alt for _, alt in ways], image, to_image), models_dir, None)
-    best: dict[int, tuple[np.ndarray, Seen]] = {}
-    for (i, alt), cand in zip(ways, p2):
-        if cand.argmax() != back and (i not in best or cand.max() > best[i][0].max()):
-            best[i] = (cand, alt)
+    laid = [replace(faces[i], orient=faces[i].detected[0], w=faces[i].detected[1], h=faces[i].detected[2])
+            for i in off]
+    p2, _, _ = _read_crops(_reader_crops(laid, image, to_image), models_dir, None)
+    best = {i: (cand, alt) for i, alt, cand in zip(off, laid, p2) if cand.argmax() != back}
     if not best:
         return seats
     before = [dict(vars(t)) for t in tiles]

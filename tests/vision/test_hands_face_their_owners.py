@@ -13,9 +13,11 @@ from .conftest import DATA
 STILL = DATA / "scoring_holdout_look.jpg"
 
 
-def _turned_across(monkeypatch, seat: str, wrong: str):
+def _turned_across(monkeypatch, seat: str, wrong: str, by_a_reading: bool = True):
     """Recognition of the still with the first tile of ``seat``'s hand turned a quarter (outline kept, as a
-    sideways re-read leaves it) and read surely as ``wrong``, then grouped. Returns (recognition, tile)."""
+    sideways re-read leaves it) and read surely as ``wrong``, then grouped. ``by_a_reading``: turned by a
+    re-read (the detector had outlined it as its owner lays it), else as the detector outlined it. Returns
+    (recognition, tile)."""
     real = recognize._group_with_second_look
     spoiled = []
 
@@ -23,6 +25,8 @@ def _turned_across(monkeypatch, seat: str, wrong: str):
         real(tiles, faces, probs, *a, **k)
         i = next(i for i, t in enumerate(faces) if t.side == seat and t.role == "hand")
         t = faces[i]
+        if by_a_reading:  # the detector's outline kept, as ``_reread_sideways`` keeps it when it turns a tile
+            t.detected = (t.orient, t.w, t.h)
         t.orient = (t.orient + 1) % 4
         probs[i] = 0.0
         probs[i, READER_CLASSES.index(wrong)] = 0.99
@@ -48,5 +52,13 @@ def test_without_the_rule_the_tile_read_across_stays_wrong(monkeypatch):
     """The guard that the test above can fail: the spoiled reading survives when nothing reads it again."""
     monkeypatch.setattr(recognize, "_hands_face_their_owners", lambda tiles, faces, probs, seats, *a, **k: seats)
     rec, tile = _turned_across(monkeypatch, "right", "9p")
+    assert "9p" in rec["seats"]["right"]["concealed"]
+    assert tile.orient != recognize.OWNER_ORIENT["right"]
+
+
+def test_a_hand_tile_the_detector_outlined_across_is_left_as_read(monkeypatch):
+    """A meld's claimed tile lies across; where its meld was not made out it sits in a "hand". Outlined across
+    by the detector itself, it is not read again along (a claimed 4m read along was 8s)."""
+    rec, tile = _turned_across(monkeypatch, "right", "9p", by_a_reading=False)
     assert "9p" in rec["seats"]["right"]["concealed"]
     assert tile.orient != recognize.OWNER_ORIENT["right"]
