@@ -840,15 +840,24 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     _settle_codes(faces, trial, tile_set)
     for i, reads in turned_reads.items():
         _add_alternatives(faces[i], reads)
+    again = _grouped_again(tiles, before, unknown_before - 1)
+    if again is None:  # no tile found its place: the first look stands
+        return seats
+    probs[:] = trial
+    return again
+
+
+def _grouped_again(tiles: list[Seen], before: list[dict], most_unknown: int) -> dict | None:
+    """The table grouped anew as its tiles now read, if that leaves at most ``most_unknown`` of them unknown;
+    else None, with every tile put back as ``before`` (each tile's ``vars``) had it."""
     for t in tiles:
         t.role, t.group, t.side = "unknown", 0, ""
     again = group_tiles(tiles, DET_SIZE)
-    if sum(t.role == "unknown" for t in tiles) < unknown_before:
-        probs[:] = trial
+    if sum(t.role == "unknown" for t in tiles) <= most_unknown:
         return again
-    for t, saved in zip(tiles, before):  # no tile found its place: the first look stands
+    for t, saved in zip(tiles, before):
         vars(t).update(saved)
-    return seats
+    return None
 
 
 #: The way "up" points on the face-up tiles of a seat's hand: its owner reads them upright.
@@ -896,15 +905,11 @@ def _hands_face_their_owners(tiles: list[Seen], faces: list[Seen], probs: np.nda
         trial[i] = cand
         faces[i].orient, faces[i].w, faces[i].h = alt.orient, alt.w, alt.h
     _settle_codes(faces, trial, None)
-    for t in tiles:
-        t.role, t.group, t.side = "unknown", 0, ""
-    again = group_tiles(tiles, DET_SIZE)
-    if sum(t.role == "unknown" for t in tiles) <= unknown_before:
-        probs[:] = trial
-        return again
-    for t, saved in zip(tiles, before):
-        vars(t).update(saved)
-    return seats
+    again = _grouped_again(tiles, before, unknown_before)
+    if again is None:
+        return seats
+    probs[:] = trial
+    return again
 
 
 def _in_view(tiles: list[Seen], to_image: np.ndarray, w: int, h: int) -> list[Seen]:

@@ -1,5 +1,5 @@
-"""A revealed hand's tile read lying a quarter off its owner's way is read again as its owner lays it
-(``recognize._hands_face_their_owners``)."""
+"""A revealed hand's tile that the detector outlined as its owner lays it, but that a re-read turned a quarter,
+is read again along the detector's outline (``recognize._hands_face_their_owners``)."""
 import json
 
 import numpy as np
