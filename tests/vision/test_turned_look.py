@@ -78,6 +78,25 @@ def test_the_second_look_replaces_turned_tiles_and_keeps_square_ones():
     assert ids == {id(square), id(on_a), id(turned_b), id(standing), id(missed)}
 
 
+def test_a_tight_row_the_second_look_sees_more_tiles_of_replaces_the_first_looks_boxes_whole():
+    """Five tiles lying close at a slant: the first look's four upright boxes each take in two of them.
+
+    Every second-look tile lies on two boxes, or half a tile off the one it
+    lies on, so tile by tile none would replace anything and one tile would
+    be lost; the row is taken whole from the look that sees more tiles in it.
+    A square tile elsewhere keeps its own outline.
+    """
+    turn = math.radians(22)
+    square = _lying(100.0, 100.0)
+    boxes = [_lying(310.0 + 20 * k, 300.0) for k in range(4)]
+    first = [square] + boxes
+    angles = np.radians([0.0, 21.0, 23.0, 22.0, 20.0])
+    row = [_lying(300.0 + 20 * k, 300.0, turn=turn) for k in range(5)]
+    on_square = _lying(101.0, 99.0, turn=turn)
+    merged = tl.merge(first, angles, row + [on_square], turn)
+    assert {id(t) for t in merged} == {id(square)} | {id(t) for t in row}
+
+
 def _turned_table(tmp_path, degrees: float):
     """The held-out-look scoring photo with everything on the table turned by ``degrees`` about its middle."""
     import json
