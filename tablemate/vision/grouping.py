@@ -450,6 +450,7 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
                           and (t.v <= zone_w or id(t) in hands_beyond)] for side in SIDES}
     reach = {side: seat_reach(standing_of[side], zone_w) for side in SIDES}
     reached_discards: set[int] = set()
+    in_line = {side: _others_in_frame(tiles, dists, side, size, unit) for side in SIDES}
     for side in SIDES:
         mine = [t for t in tiles if t.side == side]
         standing = standing_of[side]
@@ -486,7 +487,7 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
             if is_hand:
                 group = _hand_row(row, side, unit, seats[side], group)
             else:
-                group = _meld_row(row, side, unit, seats[side], group, sure_flowers)
+                group = _meld_row(row, side, unit, seats[side], group, sure_flowers, in_line[side])
     # The centre: discards and the wall.
     centre = [t for t in tiles if t.state != "standing" and (t.v > reach[t.side].at(t.u) or id(t) in reached_discards)]
     wall = [t for t in centre if t.state == "face_down"] + zone_wall
@@ -888,11 +889,20 @@ def _free_between(p: Seen, t: Seen, side: str, unit: float) -> float:
     return (t.u - p.u) - (t.extent_u(side) + p.extent_u(side)) / 2 / unit
 
 
+def _others_in_frame(tiles: list[Seen], dists: list[dict], side: str, size: float, unit: float) -> np.ndarray:
+    """(u, v, extent along the row) in ``side``'s frame, in tile widths, of every lying tile of another seat."""
+    _, r = FRAMES[side]
+    rows = [(float(np.array([t.cx - size / 2, t.cy - size / 2]) @ np.array(r)) / unit, d[side] / unit,
+             t.extent_u(side) / unit) for t, d in zip(tiles, dists) if t.side != side and t.state != "standing"]
+    return np.array(rows, np.float64).reshape(-1, 3)
+
+
 def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int,
-              sure_flowers: frozenset[str] | set[str] = frozenset()) -> int:
+              sure_flowers: frozenset[str] | set[str] = frozenset(), others: np.ndarray | None = None) -> int:
     """The melds and flowers of one of a seat's rows beyond its hand (in place); ``sure_flowers``: the flower
-    and season codes read surely anywhere on the table. Returns the last group number used."""
-    for run in _runs_joined_into_melds(_runs_units(row, side, unit, MELD_GAP_W), side, unit):
+    and season codes read surely anywhere on the table; ``others``: the other seats' lying tiles in this seat's
+    frame (``_others_in_frame``). Returns the last group number used."""
+    for run in _runs_joined_into_melds(_runs_units(row, side, unit, MELD_GAP_W), side, unit, others):
         _doubtful_flower_in_a_meld(run, side)
         _doubtful_tile_among_flowers(run, sure_flowers)
         misread = _meld_tiles_read_as_flowers(run, side)
@@ -928,7 +938,8 @@ def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int,
     return group
 
 
-def _runs_joined_into_melds(runs: list[list[Seen]], side: str, unit: float) -> list[list[Seen]]:
+def _runs_joined_into_melds(runs: list[list[Seen]], side: str, unit: float,
+                            others: np.ndarray | None = None) -> list[list[Seen]]:
     """``runs`` (in order along the row) with two neighbours joined where neither makes melds alone and
     together they do, and they lie less than ``JOIN_GAP_W`` apart.
 
@@ -942,12 +953,22 @@ def _runs_joined_into_melds(runs: list[list[Seen]], side: str, unit: float) -> l
     for run in runs:
         if out and not any(_is_bonus(t.code) for t in out[-1] + run):
             prev = out[-1]
-            if (_free_between(prev[-1], run[0], side, unit) < JOIN_GAP_W and _split_melds(prev) is None
+            if (_free_between(prev[-1], run[0], side, unit) - _taken_between(prev, run, others) < JOIN_GAP_W
+                    and _split_melds(prev) is None
                     and _split_melds(run) is None and _split_melds(prev + run) is not None):
                 out[-1] = prev + run
                 continue
         out.append(run)
     return out
+
+
+def _taken_between(prev: list[Seen], run: list[Seen], others: np.ndarray | None) -> float:
+    """How much of the row between ``prev`` and ``run`` (tile widths) other seats' tiles lying in it take up."""
+    if others is None or not len(others):
+        return 0.0
+    v = float(np.mean([t.v for t in prev + run]))
+    between = (others[:, 0] > prev[-1].u) & (others[:, 0] < run[0].u) & (np.abs(others[:, 1] - v) < ROW_SPLIT_W / 2)
+    return float(others[between, 2].sum())
 
 
 def _doubtful_flower_in_a_meld(run: list[Seen], side: str) -> None:

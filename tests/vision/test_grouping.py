@@ -445,6 +445,24 @@ def test_runs_that_make_no_meld_together_either_stay_apart():
     assert all(t.role == "unknown" for t in tiles if t.code in ("1m", "2m", "5p") and t.cx > 40)
 
 
+def test_a_chow_parted_by_the_neighbours_flower_lying_in_its_row_is_still_the_chow():
+    """Rendered held-out 3.5 cm table 375 (the unseen look), the top-left corner as the square shows it: the top
+    seat's autumn (h7, laid the top seat's way) lies in line with the left seat's meld row, between the claimed
+    4s of its 4s-5s-6s chow and the 5s. The flower is the top seat's, so the left row has a tile-wide gap there,
+    and the 4s, a run of its own, was left in no meld; the gap another seat's tile fills is no gap."""
+    rows = [(105.2, 73.2, 25.4, 34.6, 1, "4s"), (99.4, 104.9, 24.6, 33.4, 2, "h7"), (146.7, 105.5, 24.7, 33.6, 2, "3s"),
+            (174.2, 106.6, 24.5, 33.3, 2, "3s"), (201.6, 104.8, 24.8, 33.9, 2, "3s"), (228.7, 106.4, 24.8, 33.7, 2, "3s"),
+            (105.0, 136.4, 25.8, 35.1, 1, "5s"), (99.9, 168.1, 24.8, 33.8, 0, "6s"), (104.8, 207.5, 25.0, 34.1, 1, "7s"),
+            (103.8, 233.8, 24.4, 33.1, 1, "7s"), (103.6, 261.8, 24.2, 33.0, 1, "7s"), (99.9, 313.2, 24.3, 33.1, 0, "6s"),
+            (44.9, 321.9, 24.7, 33.6, 1, "9m"), (105.1, 344.6, 24.3, 33.1, 1, "6s"), (105.7, 370.8, 24.4, 33.2, 1, "6s"),
+            (100.8, 419.5, 24.3, 32.9, 2, "8s"), (105.8, 450.7, 24.5, 33.4, 1, "8s"), (105.0, 478.2, 24.5, 33.3, 1, "8s"),
+            (104.6, 522.0, 25.1, 34.1, 1, "h2"), (102.2, 550.9, 25.0, 34.0, 1, "h5")]
+    seats = group_tiles([Seen(x, y, w, h, o, "face_up", c) for x, y, w, h, o, c in rows], 640)
+    assert seats["left"]["melds"][0] == {"kind": "chow", "tiles": ["4s", "5s", "6s"], "exposed": True}
+    assert len(seats["left"]["melds"]) == 4 and seats["left"]["flowers"] == ["h2", "h5"]
+    assert seats["top"]["flowers"] == ["h7"] and seats["top"]["concealed"] == []
+
+
 @pytest.mark.parametrize("row", [["back", "3s", "3s"], ["3s", "3s", "back"]])
 def test_a_concealed_kong_one_of_whose_backs_went_unseen_is_still_the_kong(row):
     """Rendered held-out 3.0 cm table 124: the left seat's concealed kong of 3s beside a dark wall on a dark red
