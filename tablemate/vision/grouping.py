@@ -54,7 +54,9 @@ Rules, in tile widths W (the median short side of the lying tiles):
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -450,7 +452,13 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
                           and (t.v <= zone_w or id(t) in hands_beyond)] for side in SIDES}
     reach = {side: seat_reach(standing_of[side], zone_w) for side in SIDES}
     reached_discards: set[int] = set()
-    in_line = {side: _others_in_frame(tiles, dists, side, size, unit) for side in SIDES}
+    in_line: dict[str, np.ndarray] = {}  # each seat's, built when a meld row first needs it
+
+    def others_in_line(side: str) -> np.ndarray:
+        if side not in in_line:
+            in_line[side] = _others_in_frame(tiles, dists, side, size, unit)
+        return in_line[side]
+
     for side in SIDES:
         mine = [t for t in tiles if t.side == side]
         standing = standing_of[side]
@@ -487,7 +495,7 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
             if is_hand:
                 group = _hand_row(row, side, unit, seats[side], group)
             else:
-                group = _meld_row(row, side, unit, seats[side], group, sure_flowers, in_line[side])
+                group = _meld_row(row, side, unit, seats[side], group, sure_flowers, partial(others_in_line, side))
     # The centre: discards and the wall.
     centre = [t for t in tiles if t.state != "standing" and (t.v > reach[t.side].at(t.u) or id(t) in reached_discards)]
     wall = [t for t in centre if t.state == "face_down"] + zone_wall
@@ -898,10 +906,12 @@ def _others_in_frame(tiles: list[Seen], dists: list[dict], side: str, size: floa
 
 
 def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int,
-              sure_flowers: frozenset[str] | set[str] = frozenset(), others: np.ndarray | None = None) -> int:
+              sure_flowers: frozenset[str] | set[str] = frozenset(),
+              others: Callable[[], np.ndarray] | None = None) -> int:
     """The melds and flowers of one of a seat's rows beyond its hand (in place); ``sure_flowers``: the flower
-    and season codes read surely anywhere on the table; ``others``: the other seats' lying tiles in this seat's
-    frame (``_others_in_frame``). Returns the last group number used."""
+    and season codes read surely anywhere on the table; ``others``: gives the other seats' lying tiles in this
+    seat's frame (``_others_in_frame``), asked only where two runs lie too far apart to join without them.
+    Returns the last group number used."""
     for run in _runs_joined_into_melds(_runs_units(row, side, unit, MELD_GAP_W), side, unit, others):
         _doubtful_flower_in_a_meld(run, side)
         _doubtful_tile_among_flowers(run, sure_flowers)
@@ -939,7 +949,7 @@ def _meld_row(row: list[Seen], side: str, unit: float, seat: dict, group: int,
 
 
 def _runs_joined_into_melds(runs: list[list[Seen]], side: str, unit: float,
-                            others: np.ndarray | None = None) -> list[list[Seen]]:
+                            others: Callable[[], np.ndarray] | None = None) -> list[list[Seen]]:
     """``runs`` (in order along the row) with two neighbours joined where neither makes melds alone and
     together they do, and they lie less than ``JOIN_GAP_W`` apart.
 
@@ -953,18 +963,19 @@ def _runs_joined_into_melds(runs: list[list[Seen]], side: str, unit: float,
     for run in runs:
         if out and not any(_is_bonus(t.code) for t in out[-1] + run):
             prev = out[-1]
-            if (_free_between(prev[-1], run[0], side, unit) - _taken_between(prev, run, others) < JOIN_GAP_W
-                    and _split_melds(prev) is None
-                    and _split_melds(run) is None and _split_melds(prev + run) is not None):
+            gap = _free_between(prev[-1], run[0], side, unit)
+            if ((gap < JOIN_GAP_W or others is not None) and _split_melds(prev) is None and _split_melds(run) is None
+                    and (gap < JOIN_GAP_W or gap - _taken_between(prev, run, others()) < JOIN_GAP_W)
+                    and _split_melds(prev + run) is not None):
                 out[-1] = prev + run
                 continue
         out.append(run)
     return out
 
 
-def _taken_between(prev: list[Seen], run: list[Seen], others: np.ndarray | None) -> float:
+def _taken_between(prev: list[Seen], run: list[Seen], others: np.ndarray) -> float:
     """How much of the row between ``prev`` and ``run`` (tile widths) other seats' tiles lying in it take up."""
-    if others is None or not len(others):
+    if not len(others):
         return 0.0
     v = float(np.mean([t.v for t in prev + run]))
     between = (others[:, 0] > prev[-1].u) & (others[:, 0] < run[0].u) & (np.abs(others[:, 1] - v) < ROW_SPLIT_W / 2)
