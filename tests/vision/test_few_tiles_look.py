@@ -1,0 +1,72 @@
+"""A still of few lying tiles is looked at again, closer, and read from the look it reads surer
+(``recognize._few_tiles_closer``, ``recognize_array``).
+
+Two held-out real photos (tests/vision/data/README.md) laid on a mat as the
+photo benchmark lays them: thick character tiles at a slant, which the first
+look measures too long and so shows too small, and a close-up of four large
+tiles, which the closer look splits.
+"""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from tablemate.vision import recognize
+from tablemate.vision.recognize import WIDE_LOOK, recognize_image
+from tablemate.vision.train import photos_real
+
+from .test_closer_look import DATA
+
+
+def _photo(name):
+    photo, = [p for p in photos_real.load(DATA / "photos-real-sample") if p.image.name == name]
+    return photo
+
+
+def _recognized(photo, tile_cm, tmp_path):
+    """(labelled tiles read right, outlines) of the photo laid with tiles ``tile_cm`` of an 85 cm play area."""
+    img, cal, labels = photos_real.photo_on_mat(photo, tile_cm / 85.0, np.random.default_rng(0))
+    path, cal_path = tmp_path / "still.jpg", tmp_path / "still.cal.json"
+    cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    cal_path.write_text(json.dumps(cal))
+    tiles = recognize_image(str(path), str(cal_path))["tiles"]
+    centres = np.float64([np.mean(t["corners"], axis=0) for t in tiles]).reshape(-1, 2)
+    on_labels, _ = photos_real.outlines_on_labels(centres, [box for _, box in labels])
+    right = sum(i is not None and tiles[i]["code"] == code for (code, _), i in zip(labels, on_labels))
+    return right, len(tiles)
+
+
+@pytest.fixture
+def looks_again(monkeypatch):
+    """Records how many outlines each look at few tiles found (first look's, closer look's)."""
+    seen = []
+    real = recognize._few_tiles_closer
+
+    def spy(tiles, *args):
+        again = real(tiles, *args)
+        seen.append((len(tiles), None if again is None else len(again)))
+        return again
+    monkeypatch.setattr(recognize, "_few_tiles_closer", spy)
+    return seen
+
+
+def test_thick_tiles_at_a_slant_are_read_from_the_closer_look(tmp_path, looks_again, monkeypatch):
+    photo = _photo("character_family_003_jpg_v1.jpg")
+    right, _ = _recognized(photo, 3.0, tmp_path)
+    assert len(photo.tiles) == 9 and right >= 8
+    assert looks_again and looks_again[-1][1] is not None
+    monkeypatch.setattr(recognize, "WIDE_LOOK", recognize.replace(WIDE_LOOK, again=1.0))  # no second look
+    before, _ = _recognized(photo, 3.0, tmp_path)
+    assert before <= right - 3
+
+
+def test_a_close_up_of_four_tiles_the_closer_look_splits_keeps_the_first_look(tmp_path, looks_again, monkeypatch):
+    photo = _photo("IMG_20231214_092851_jpg_v0.jpg")
+    right, outlines = _recognized(photo, 4.0, tmp_path)
+    assert len(photo.tiles) == 4 and right == 4 and outlines == 4
+    first, closer = looks_again[-1]
+    assert closer is not None and closer > first  # the closer look was taken, and split tiles
+    monkeypatch.setattr(recognize, "SURER", -1.0)  # the closer look always kept
+    right, outlines = _recognized(photo, 4.0, tmp_path)
+    assert right < 4 or outlines > 4
