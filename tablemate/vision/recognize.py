@@ -287,7 +287,8 @@ NARROW_LOOK = CloserLook(small=24.0, close=30.0, large=36.0, square=1024)
 MIN_ZOOM = 1.15    # a closer look that would enlarge less than this is not taken
 COVERED = 0.8      # a first-look outline with a closer-look centre this near (in its short sides) is that tile
 FEW_SURE = 4       # a first look sure of fewer tiles than this cannot say how large they are
-FEW_LYING = 16     # a still sure of fewer lying tiles than this is looked at ``look.again`` times closer ...
+FEW_LYING = 16     # a still sure of fewer lying tiles than this ...
+SURE_ENOUGH = 0.9  # ... read less surely than this on average is looked at ``look.again`` times closer ...
 SURER = 0.05       # ... and read from that look where it reads its tiles this much surer on average
 
 
@@ -998,28 +999,34 @@ def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, model
 def _few_tiles_closer(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir,
                       look: CloserLook) -> list[Seen] | None:
     """The tiles of a still of few lying tiles found again ``look.again`` times closer; None where that is no
-    closer look (many tiles, or the closest one was taken).
+    closer look (the closest one was taken).
 
     Why: the first look measures how large the tiles are and shows them to
     the detector by that measure, but thick tiles photographed at a slant
     are measured with their sides, 1.4-1.8 times too long, and shown too
     small: their outlines run over two tiles and are read unsurely (a held-
-    out photo of nine character tiles: 0 to 7 of them read right at 3.0 cm).
-    Looked at 1.5 times closer, the same photo reads 8 or 9. Which of the
-    two looks is right the reading tells (``recognize_array``), so the
-    first look loses nothing where it was right: close-ups of four large
-    tiles, split in two by the closer look, keep it.
-    Why only few tiles: the second look and reading cost 60-100 ms; a
-    table with many lying tiles measures them well, its many sizes
-    averaging out (docs/training.md, "Few tiles looked at again").
+    out photo of nine character tiles: 2 of them read right at 3.0 cm).
+    Looked at 1.5 times closer, the same photo reads 8. Which of the two
+    looks is right the reading tells (``recognize_array``), so the first
+    look loses nothing where it was right: close-ups of four large tiles,
+    split in two by the closer look, keep it. Why no turned look here
+    (``_look_turned``): it would double the second look's cost, and a
+    still of few tiles read unsurely is the one case that pays for it.
     """
-    if look.again <= 1.0 or not FEW_SURE <= sum(t.state != "standing" and t.heat >= FAINT
-                                                   for t in tiles) < FEW_LYING:
-        return None
-    again = table_tiles(image, hom, rectified, models_dir, look, look.again)
+    again = [t for t in _seen(image, hom, rectified, models_dir, look, look.again)
+             if not _in_corner(t.cx, t.cy, DET_SIZE)]
     if [(t.cx, t.cy, t.w, t.h) for t in again] == [(t.cx, t.cy, t.w, t.h) for t in tiles]:
         return None
     return again
+
+
+def _few_sure(tiles: list[Seen], look: CloserLook) -> bool:
+    """Whether a still's tiles are few enough to be looked at again (``_few_tiles_closer``).
+
+    Why only few: a table with many lying tiles measures them well, its
+    many sizes averaging out, and the second look and reading cost as much
+    as the first (docs/training.md, "Few tiles looked at again")."""
+    return look.again > 1.0 and FEW_SURE <= sum(t.state != "standing" and t.heat >= FAINT for t in tiles) < FEW_LYING
 
 
 def _mean_confidence(faces: list[Seen]) -> float:
@@ -1065,17 +1072,19 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
         hom, rectified = play_square(image, cal, scale)
         tiles = table_tiles(image, hom, rectified, models_dir, look)
     to_image = np.linalg.inv(hom)
-    again = _few_tiles_closer(tiles, image, hom, rectified, models_dir, look)
+    few = _few_sure(tiles, look)
     tm["detect"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     closer = Detail.of(image, to_image, detail)
     lay_down_centre_tiles(tiles, DET_SIZE)
     faces, probs, say = read(tiles, image, to_image, models_dir, closer, tile_set)
-    if again is not None:  # a still of few tiles seen closer: the look whose tiles read surer
-        lay_down_centre_tiles(again, DET_SIZE)
-        read_again = read(again, image, to_image, models_dir, closer, tile_set)
-        if _mean_confidence(read_again[0]) > _mean_confidence(faces) + SURER:
-            tiles, (faces, probs, say) = again, read_again
+    if few and _mean_confidence(faces) < SURE_ENOUGH:  # few tiles read unsurely: seen closer, the surer reading
+        again = _few_tiles_closer(tiles, image, hom, rectified, models_dir, look)
+        if again is not None:
+            lay_down_centre_tiles(again, DET_SIZE)
+            read_again = read(again, image, to_image, models_dir, closer, tile_set)
+            if _mean_confidence(read_again[0]) > _mean_confidence(faces) + SURER:
+                tiles, (faces, probs, say) = again, read_again
     kept = {id(t) for t in faces}
     tiles = [t for t in tiles if t.state == "standing" or id(t) in kept]
     tm["read"] = time.perf_counter() - t0

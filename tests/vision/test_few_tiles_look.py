@@ -1,4 +1,4 @@
-"""A still of few lying tiles is looked at again, closer, and read from the look it reads surer
+"""A still of few lying tiles read unsurely is looked at again, closer, and read from the look it reads surer
 (``recognize._few_tiles_closer``, ``recognize_array``).
 
 Two held-out real photos (tests/vision/data/README.md) laid on a mat as the
@@ -61,10 +61,18 @@ def test_thick_tiles_at_a_slant_are_read_from_the_closer_look(tmp_path, looks_ag
     assert before <= right - 3
 
 
-def test_a_close_up_of_four_tiles_the_closer_look_splits_keeps_the_first_look(tmp_path, looks_again, monkeypatch):
+def test_a_close_up_of_four_tiles_read_surely_is_not_looked_at_again(tmp_path, looks_again):
     photo = _photo("IMG_20231214_092851_jpg_v0.jpg")
     right, outlines = _recognized(photo, 4.0, tmp_path)
     assert len(photo.tiles) == 4 and right == 4 and outlines == 4
+    assert not looks_again
+
+
+def test_a_close_up_of_four_tiles_the_closer_look_splits_keeps_the_first_look(tmp_path, looks_again, monkeypatch):
+    photo = _photo("IMG_20231214_092851_jpg_v0.jpg")
+    monkeypatch.setattr(recognize, "SURE_ENOUGH", 1.1)  # looked at again however surely it is read
+    right, outlines = _recognized(photo, 4.0, tmp_path)
+    assert right == 4 and outlines == 4
     first, closer = looks_again[-1]
     assert closer is not None and closer > first  # the closer look was taken, and split tiles
     monkeypatch.setattr(recognize, "SURER", -1.0)  # the closer look always kept
