@@ -293,12 +293,14 @@ SURER = 0.05       # ... and read from that look where it reads its tiles this m
 
 
 def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
-                 look: CloserLook = WIDE_LOOK, closer_by: float = 1.0) -> list[Seen]:
+                 look: CloserLook = WIDE_LOOK, closer_by: float = 1.0, first: list[Seen] | None = None) -> list[Seen]:
     """Tiles of the play area (``rectified`` by ``hom`` from ``image``) in its square; small ones looked at closer.
 
     ``closer_by``: the closer look taken this many times closer than the
     first look's measure of the tiles asks for (a still of few tiles looked
-    at again, ``recognize_array``), within ``look.square``.
+    at again, ``recognize_array``), within ``look.square``. ``first``: the
+    first look (``detect`` of ``rectified``) where it was already taken, in
+    outlines of its own (they are returned, and readers change them).
 
     Why: the detector sees the play area as a 640-pixel square, where a
     2.2 cm tile on 85 cm is 17 pixels across, and it finds the more tiles
@@ -348,7 +350,7 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     closest look, a fruitless two detections of a 1024 square with the
     mirrored look, cost every such frame.
     """
-    first = detect(rectified, models_dir)
+    first = detect(rectified, models_dir) if first is None else first
     if not first:  # a bare table: tiles too small for the first look still draw faint outlines, in twos and fours
         return first
     sure = [t for t in first if t.heat >= FAINT]
@@ -951,8 +953,8 @@ def _in_corner(x: float, y: float, size: float) -> bool:
 
 
 def _seen(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir, look: CloserLook,
-          closer_by: float = 1.0) -> list[Seen]:
-    return _in_view(detect_table(image, hom, rectified, models_dir, look, closer_by), np.linalg.inv(hom),
+          closer_by: float = 1.0, first: list[Seen] | None = None) -> list[Seen]:
+    return _in_view(detect_table(image, hom, rectified, models_dir, look, closer_by, first), np.linalg.inv(hom),
                     image.shape[1], image.shape[0])
 
 
@@ -983,21 +985,21 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
 
 
 def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
-                look: CloserLook = WIDE_LOOK, closer_by: float = 1.0) -> list[Seen]:
+                look: CloserLook = WIDE_LOOK, closer_by: float = 1.0, first: list[Seen] | None = None) -> list[Seen]:
     """The tiles ``detect_table`` finds that the camera saw and that lie off the corner markers.
 
     Shared by recognition and enrollment, which find a table's tiles alike
     (a learned set's grid and tables, and video frames, with ``NARROW_LOOK``).
     Tiles that lie at one slant together are outlined again in a square
-    turned by it (``turned_look``). ``closer_by``: as ``detect_table``'s.
+    turned by it (``turned_look``). ``closer_by`` and ``first``: as ``detect_table``'s.
     """
-    tiles = _look_turned(_seen(image, hom, rectified, models_dir, look, closer_by), image, hom, models_dir, look,
-                         closer_by)
+    tiles = _look_turned(_seen(image, hom, rectified, models_dir, look, closer_by, first), image, hom, models_dir,
+                         look, closer_by)
     return [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
 
 
 def _few_tiles_closer(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir,
-                      look: CloserLook) -> list[Seen] | None:
+                      look: CloserLook, first: list[Seen] | None = None) -> list[Seen] | None:
     """The tiles of a still of few lying tiles found again ``look.again`` times closer; None where that is no
     closer look (the closest one was taken).
 
@@ -1012,8 +1014,9 @@ def _few_tiles_closer(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, rec
     split in two by the closer look, keep it. Why no turned look here
     (``_look_turned``): it would double the second look's cost, and a
     still of few tiles read unsurely is the one case that pays for it.
+    ``first``: the first look of ``rectified``, as ``detect_table``'s.
     """
-    again = [t for t in _seen(image, hom, rectified, models_dir, look, look.again)
+    again = [t for t in _seen(image, hom, rectified, models_dir, look, look.again, first)
              if not _in_corner(t.cx, t.cy, DET_SIZE)]
     if [(t.cx, t.cy, t.w, t.h) for t in again] == [(t.cx, t.cy, t.w, t.h) for t in tiles]:
         return None
@@ -1063,14 +1066,18 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     tm["rectify"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     look = look or (WIDE_LOOK if tile_set is None else NARROW_LOOK)
-    tiles = table_tiles(image, hom, rectified, models_dir, look)
+    first = detect(rectified, models_dir)
+    kept_first = [replace(t) for t in first]  # the first look as detected, for a second look at few tiles
+    tiles = table_tiles(image, hom, rectified, models_dir, look, first=first)
     for _ in range(DRAW_INS if found else 0):
         tighter = area_from_tiles(cal, tiles, DET_SIZE, image, scale)
         if tighter is None:
             break
         cal = tighter
         hom, rectified = play_square(image, cal, scale)
-        tiles = table_tiles(image, hom, rectified, models_dir, look)
+        first = detect(rectified, models_dir)
+        kept_first = [replace(t) for t in first]
+        tiles = table_tiles(image, hom, rectified, models_dir, look, first=first)
     to_image = np.linalg.inv(hom)
     few = _few_sure(tiles, look)
     tm["detect"] = time.perf_counter() - t0
@@ -1079,7 +1086,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     lay_down_centre_tiles(tiles, DET_SIZE)
     faces, probs, say = read(tiles, image, to_image, models_dir, closer, tile_set)
     if few and _mean_confidence(faces) < SURE_ENOUGH:  # few tiles read unsurely: seen closer, the surer reading
-        again = _few_tiles_closer(tiles, image, hom, rectified, models_dir, look)
+        again = _few_tiles_closer(tiles, image, hom, rectified, models_dir, look, kept_first)
         if again is not None:
             lay_down_centre_tiles(again, DET_SIZE)
             read_again = read(again, image, to_image, models_dir, closer, tile_set)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from tablemate.vision import recognize
+from tablemate.vision.contract import DET_SIZE
 from tablemate.vision.recognize import WIDE_LOOK, recognize_image
 from tablemate.vision.train import photos_real
 
@@ -78,3 +79,19 @@ def test_a_close_up_of_four_tiles_the_closer_look_splits_keeps_the_first_look(tm
     monkeypatch.setattr(recognize, "SURER", -1.0)  # the closer look always kept
     right, outlines = _recognized(photo, 4.0, tmp_path)
     assert right < 4 or outlines > 4
+
+
+def test_the_second_look_reuses_the_first_looks_detection(tmp_path, monkeypatch):
+    """The second look's cost is its closer square and its reading: the play square it starts from was detected
+    once already (a 640-pixel detection, with its mirror, is about 30 ms of a still's 300)."""
+    squares = []
+    real = recognize.detect
+
+    def spy(square, models_dir=None):
+        squares.append(square)
+        return real(square, models_dir)
+    monkeypatch.setattr(recognize, "detect", spy)
+    right, _ = _recognized(_photo("character_family_003_jpg_v1.jpg"), 3.0, tmp_path)
+    assert right >= 8 and any(s.shape[0] > DET_SIZE for s in squares)  # the second, closer look was taken
+    same = [i for i, s in enumerate(squares) for t in squares[:i] if s.shape == t.shape and np.array_equal(s, t)]
+    assert not same  # no square detected twice
