@@ -959,7 +959,7 @@ def _seen(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir,
 
 
 def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_dir,
-                 look: CloserLook, closer_by: float = 1.0) -> list[Seen]:
+                 look: CloserLook) -> list[Seen]:
     """``tiles`` with those lying at a slant many share outlined again in a square turned by it (``turned_look``)."""
     lying = [t for t in tiles if t.state != "standing"]
     if len(lying) < turned_look.MIN_TILES:
@@ -973,7 +973,7 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
     rot = turned_look.rotation(-turn, DET_SIZE)
     hom2 = rot @ hom
     second = [t for t in _seen(image, hom2, cv2.warpPerspective(image, hom2, (DET_SIZE, DET_SIZE),
-                                                                 flags=cv2.INTER_AREA), models_dir, look, closer_by)
+                                                                 flags=cv2.INTER_AREA), models_dir, look)
               if t.state != "standing"]
     quads2 = _quads(second, np.linalg.inv(hom2))
     square = []
@@ -985,16 +985,15 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
 
 
 def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
-                look: CloserLook = WIDE_LOOK, closer_by: float = 1.0, first: list[Seen] | None = None) -> list[Seen]:
+                look: CloserLook = WIDE_LOOK, first: list[Seen] | None = None) -> list[Seen]:
     """The tiles ``detect_table`` finds that the camera saw and that lie off the corner markers.
 
     Shared by recognition and enrollment, which find a table's tiles alike
     (a learned set's grid and tables, and video frames, with ``NARROW_LOOK``).
     Tiles that lie at one slant together are outlined again in a square
-    turned by it (``turned_look``). ``closer_by`` and ``first``: as ``detect_table``'s.
+    turned by it (``turned_look``). ``first``: as ``detect_table``'s.
     """
-    tiles = _look_turned(_seen(image, hom, rectified, models_dir, look, closer_by, first), image, hom, models_dir,
-                         look, closer_by)
+    tiles = _look_turned(_seen(image, hom, rectified, models_dir, look, first=first), image, hom, models_dir, look)
     return [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
 
 
@@ -1066,18 +1065,21 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     tm["rectify"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     look = look or (WIDE_LOOK if tile_set is None else NARROW_LOOK)
-    first = detect(rectified, models_dir)
-    kept_first = [replace(t) for t in first]  # the first look as detected, for a second look at few tiles
-    tiles = table_tiles(image, hom, rectified, models_dir, look, first=first)
+
+    def tiles_found(hom: np.ndarray, rectified: np.ndarray) -> tuple[list[Seen], list[Seen]]:
+        """(the table's tiles, the first look as detected: a copy, for a second look at few tiles)."""
+        first = detect(rectified, models_dir)
+        kept = [replace(t) for t in first]
+        return table_tiles(image, hom, rectified, models_dir, look, first=first), kept
+
+    tiles, kept_first = tiles_found(hom, rectified)
     for _ in range(DRAW_INS if found else 0):
         tighter = area_from_tiles(cal, tiles, DET_SIZE, image, scale)
         if tighter is None:
             break
         cal = tighter
         hom, rectified = play_square(image, cal, scale)
-        first = detect(rectified, models_dir)
-        kept_first = [replace(t) for t in first]
-        tiles = table_tiles(image, hom, rectified, models_dir, look, first=first)
+        tiles, kept_first = tiles_found(hom, rectified)
     to_image = np.linalg.inv(hom)
     few = _few_sure(tiles, look)
     tm["detect"] = time.perf_counter() - t0
