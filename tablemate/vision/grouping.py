@@ -440,10 +440,8 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
         t.side = _zone_side(t, d, zone_w * unit)
     ambiguous = _corner_tiles_join_their_row(tiles, dists, zone_w * unit, unit, forced)
     for t, d in zip(tiles, dists):
-        f, r = FRAMES[t.side]
         t.v = d[t.side] / unit
-        centre = np.array([t.cx - size / 2, t.cy - size / 2])
-        t.u = float(centre @ np.array(r)) / unit
+        t.u = _along(t, t.side, size) / unit
     group = 0
     zone_wall: list[Seen] = []
     sure_flowers = {t.code for t in tiles if _is_bonus(t.code) and t.confidence >= DOUBTFUL}
@@ -506,8 +504,7 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
     discards = []
     for t in (t for t in centre if t.state == "face_up"):
         t.side = _discard_side(t, size, unit)
-        f, r = FRAMES[t.side]
-        if abs(float(np.array([t.cx - size / 2, t.cy - size / 2]) @ np.array(r))) / unit > DISCARD_ROW_HALF_W:
+        if abs(_along(t, t.side, size)) / unit > DISCARD_ROW_HALF_W:
             continue  # in no seat's discard rows (a tile dropped in a corner of the wall)
         discards.append(t)
     in_wall = list(wall)
@@ -523,11 +520,10 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
         if not mine:
             continue
         group += 1
-        f, r = FRAMES[side]
+        f, _ = FRAMES[side]
         for t in mine:
-            centre_v = np.array([t.cx - size / 2, t.cy - size / 2])
-            t.u = float(centre_v @ np.array(r)) / unit
-            t.v = (size / 2 + float(centre_v @ np.array(f))) / unit  # distance from the seat edge
+            t.u = _along(t, side, size) / unit
+            t.v = (size / 2 + float(np.array([t.cx - size / 2, t.cy - size / 2]) @ np.array(f))) / unit  # from its edge
         ordered = []
         for row in reversed(_rows(mine, ROW_SPLIT_W)):  # nearest the centre first
             ordered += sorted(row, key=lambda t: t.u)
@@ -897,10 +893,15 @@ def _free_between(p: Seen, t: Seen, side: str, unit: float) -> float:
     return (t.u - p.u) - (t.extent_u(side) + p.extent_u(side)) / 2 / unit
 
 
+def _along(t: Seen, side: str, size: float) -> float:
+    """Where the tile's centre lies along ``side``'s rows (pixels from the square's middle): its ``u`` before
+    scaling to tile widths."""
+    return float(np.array([t.cx - size / 2, t.cy - size / 2]) @ np.array(FRAMES[side][1]))
+
+
 def _others_in_frame(tiles: list[Seen], dists: list[dict], side: str, size: float, unit: float) -> np.ndarray:
     """(u, v, extent along the row) in ``side``'s frame, in tile widths, of every lying tile of another seat."""
-    _, r = FRAMES[side]
-    rows = [(float(np.array([t.cx - size / 2, t.cy - size / 2]) @ np.array(r)) / unit, d[side] / unit,
+    rows = [(_along(t, side, size) / unit, d[side] / unit,
              t.extent_u(side) / unit) for t, d in zip(tiles, dists) if t.side != side and t.state != "standing"]
     return np.array(rows, np.float64).reshape(-1, 3)
 
