@@ -95,3 +95,33 @@ def test_the_second_look_reuses_the_first_looks_detection(tmp_path, monkeypatch)
     assert right >= 8 and any(s.shape[0] > DET_SIZE for s in squares)  # the second, closer look was taken
     same = [i for i, s in enumerate(squares) for t in squares[:i] if s.shape == t.shape and np.array_equal(s, t)]
     assert not same  # no square detected twice
+
+
+def test_only_the_look_kept_is_read_to_the_end(tmp_path, monkeypatch, looks_again):
+    """Which look to read is decided on the readers' first word on each (``first_reading``): the rest of the
+    reading (sideways re-reads, the bonus reader, the table's colours), three fifths of it on these nine tiles,
+    is done once, for the look kept."""
+    reads = []
+    real = recognize.read
+
+    def spy(tiles, *args, **kwargs):
+        reads.append(len(tiles))
+        return real(tiles, *args, **kwargs)
+    monkeypatch.setattr(recognize, "read", spy)
+    right, _ = _recognized(_photo("character_family_003_jpg_v1.jpg"), 3.0, tmp_path)
+    assert right >= 8 and looks_again and looks_again[-1][1] is not None  # both looks were taken ...
+    assert len(reads) == 1 and reads[0] == looks_again[-1][1]  # ... and the closer one alone read to the end
+
+
+def test_a_closer_look_that_splits_every_tile_is_not_kept(tmp_path, looks_again, monkeypatch):
+    """However surely it reads, a look with ``SPLIT`` times the first look's lying tiles has cut them in parts:
+    both looks see one table."""
+    photo = _photo("IMG_20231214_092851_jpg_v0.jpg")
+    monkeypatch.setattr(recognize, "SURE_ENOUGH", 1.1)  # looked at again however surely it is read
+    monkeypatch.setattr(recognize, "SURER", -1.0)  # and the closer look kept where it does not split
+    _, outlines = _recognized(photo, 4.0, tmp_path)
+    first, closer = looks_again[-1]
+    assert outlines == closer > first == 4  # kept: the closer look's outlines (six for four tiles)
+    monkeypatch.setattr(recognize, "SPLIT", closer / first - 0.01)  # now that many outlines count as a split
+    right, outlines = _recognized(photo, 4.0, tmp_path)
+    assert right == 4 and outlines == 4
