@@ -65,3 +65,21 @@ def test_a_face_pushed_out_takes_a_face_never_a_back():
     rows = [{"7m": 0.99}] * 4 + [{"7m": 0.9, "back": 0.06, "2m": 0.01}]
     assert codes(_probs(*rows), learned_set=True) == ["7m"] * 4 + ["2m"]
     assert codes(_probs(*rows), learned_set=False) == ["7m"] * 4 + ["back"]
+
+
+def test_patches_found_faintly_yield_to_a_tile_found_clearly_however_surely_they_read():
+    """Four patches of a textured mat read as 9p at 1.00 (found at 0.4-0.57) and the rack's own 9p read at 0.99
+    (found at 0.82): the tile keeps 9p and one patch takes its next choice."""
+    rows = [{"9p": 0.999, "7p": 0.001}] * 4 + [{"9p": 0.99, "7p": 0.01}]
+    found = np.array([0.40, 0.45, 0.50, 0.57, 0.82])
+    by_reading = [READER_CLASSES[k] for k in assign_within_counts(_probs(*rows))]
+    by_finding = [READER_CLASSES[k] for k in assign_within_counts(_probs(*rows), found=found)]
+    assert by_reading[4] == "7p"  # by confidence alone the tile is the one pushed out
+    assert by_finding[4] == "9p" and by_finding[:4].count("9p") == 3 and by_finding[3] == "7p"
+
+
+def test_among_tiles_found_clearly_the_surer_reading_still_wins():
+    rows = [{"1p": 0.93, "2p": 0.07}] * 2 + [{"1p": 1.0}, {"1p": 0.99}, {"1p": 0.98}, {"1p": 0.98}]
+    found = np.array([0.92, 0.92, 0.71, 0.90, 0.69, 0.87])
+    assert [READER_CLASSES[k] for k in assign_within_counts(_probs(*rows), found=found)] == \
+        ["2p", "2p", "1p", "1p", "1p", "1p"]
