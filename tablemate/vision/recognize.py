@@ -539,15 +539,14 @@ def _reader_crops(ts: list[Seen], image: np.ndarray, to_image: np.ndarray) -> np
     return reader_blob([crop_tile(image, q) for q in _reading_quads(ts, to_image, image)])
 
 
-def _found(faces: list[Seen], tile_set) -> np.ndarray | None:
-    """How surely the detector found each face, for the set's counts to weigh (``assign_within_counts``); None
-    with a learned set, whose readings were not measured with it (``benchmarks/enrollment.py`` was not rerun)."""
-    return np.array([t.heat for t in faces]) if tile_set is None else None
+def _found(faces: list[Seen]) -> np.ndarray:
+    """How surely the detector found each face, for the set's counts to weigh (``assign_within_counts``)."""
+    return np.array([t.heat for t in faces])
 
 
 def _settle_codes(faces: list[Seen], probs: np.ndarray, tile_set=None) -> np.ndarray:
     """Codes within the set's counts, with confidence and alternatives, on the tiles (in place)."""
-    chosen = assign_within_counts(probs, learned_set=tile_set is not None, found=_found(faces, tile_set))
+    chosen = assign_within_counts(probs, learned_set=tile_set is not None, found=_found(faces))
     best = np.argsort(-probs, axis=1)[:, :4].tolist()
     values = probs.tolist()
     for t, p, k, top in zip(faces, values, chosen.tolist(), best):
@@ -712,7 +711,7 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
     looked = detail.look(faces, probs, models_dir=models_dir)
     if tile_set is not None and looked:
         probs[looked] = tile_set.blend(probs[looked], say.probs[looked])
-    chosen = assign_within_counts(probs, learned_set=tile_set is not None, found=_found(faces, tile_set))
+    chosen = assign_within_counts(probs, learned_set=tile_set is not None, found=_found(faces))
     _reread_sideways(faces, probs, chosen, image, to_image, models_dir, detail=detail, tile_set=tile_set, say=say)
     sharp_quads = None  # the faces' outlines in the sharpest picture, for the set's face pictures
     if tile_set is not None:
@@ -741,8 +740,8 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
         sharp_quads = None if sharp_quads is None else sharp_quads[keep]
     tile_colours.read_blank_backs_face_up(probs, heat, lab)
     if sharp_quads is not None:
-        face_templates.weigh_pushed_out(probs, assign_within_counts(probs, learned_set=True), detail.image,
-                                        sharp_quads, tile_set.pictures)
+        face_templates.weigh_pushed_out(probs, assign_within_counts(probs, learned_set=True, found=_found(faces)),
+                                        detail.image, sharp_quads, tile_set.pictures)
     _settle_codes(faces, probs, tile_set)
     return faces, probs, say
 
@@ -887,7 +886,7 @@ def _group_with_second_look(tiles: list[Seen], faces: list[Seen], probs: np.ndar
     before = [dict(vars(t)) for t in tiles]
     trial = probs.copy()
     turned_reads: dict[int, list[np.ndarray]] = {}
-    chosen = assign_within_counts(trial, learned_set=tile_set is not None, found=_found(faces, tile_set))
+    chosen = assign_within_counts(trial, learned_set=tile_set is not None, found=_found(faces))
     with _outlined_as_the_grid(faces, tile_set):
         changed = _reread_sideways(faces, trial, chosen, image, to_image, models_dir, candidates=odd,
                                    detail=detail or Detail(image, to_image), tile_set=tile_set, say=say,
