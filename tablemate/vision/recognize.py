@@ -711,7 +711,8 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
     looked = detail.look(faces, probs, models_dir=models_dir)
     if tile_set is not None and looked:
         probs[looked] = tile_set.blend(probs[looked], say.probs[looked])
-    chosen = assign_within_counts(probs, learned_set=tile_set is not None, found=_found(faces))
+    heat = _found(faces)
+    chosen = assign_within_counts(probs, learned_set=tile_set is not None, found=heat)
     _reread_sideways(faces, probs, chosen, image, to_image, models_dir, detail=detail, tile_set=tile_set, say=say)
     sharp_quads = None  # the faces' outlines in the sharpest picture, for the set's face pictures
     if tile_set is not None:
@@ -720,7 +721,6 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
             sharp_quads = _reading_quads(faces, detail.to_image, detail.image)
             clear = {c for c, (margin, _) in tile_set.margins.items() if margin >= face_templates.CLEAR}
             face_templates.weigh(probs, detail.image, sharp_quads, tile_set.pictures, clear)
-    heat = np.array([t.heat for t in faces])
     lab = tile_colours.middle_lab(image, _quads(faces, to_image))
     mat_colour = tile_colours.mat_lab(image, to_image, DET_SIZE)
     set_back = None if tile_set is None else tile_colours.lab_of([tile_set.back_bgr])[0]
@@ -740,7 +740,7 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
         sharp_quads = None if sharp_quads is None else sharp_quads[keep]
     tile_colours.read_blank_backs_face_up(probs, heat, lab)
     if sharp_quads is not None:
-        face_templates.weigh_pushed_out(probs, assign_within_counts(probs, learned_set=True, found=_found(faces)),
+        face_templates.weigh_pushed_out(probs, assign_within_counts(probs, learned_set=True, found=heat),
                                         detail.image, sharp_quads, tile_set.pictures)
     _settle_codes(faces, probs, tile_set)
     return faces, probs, say
