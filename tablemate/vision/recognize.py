@@ -352,20 +352,8 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     mirrored look, cost every such frame.
     """
     first = detect(rectified, models_dir) if first is None else first
-    if not first:  # a bare table: tiles too small for the first look still draw faint outlines, in twos and fours
-        return first
-    sure = [t for t in first if t.heat >= FAINT]
-    along = [max(t.w, t.h) for t in sure if t.state != "standing"]
-    if len(along) < FEW_SURE:
-        if len(sure) >= FEW_SURE:  # standing hands: a table in play, tiles it sees
-            return first
-        zoom = look.square / DET_SIZE  # no measure of the tiles: the closest look there is
-    else:
-        typical = float(np.median(along))
-        zoom = closer_by * (1.0 if typical >= look.small
-                            else min(look.close / typical, look.large / float(np.quantile(along, 0.9))))
-    side = int(min(look.square, DET_SIZE * zoom) // 32 * 32)
-    if side < DET_SIZE * MIN_ZOOM:
+    side = _closer_side(first, look, closer_by)
+    if not side:
         return first
     k = side / DET_SIZE
     closer = cv2.warpPerspective(image, np.diag([k, k, 1.0]) @ hom, (side, side), flags=cv2.INTER_AREA)
@@ -375,6 +363,30 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     standing = _uncovered([t for t in seen if t.state == "standing"], first_lying)
     return (lying + standing + _uncovered([t for t in first if t.state == "standing"], standing)
             + _uncovered(first_lying, lying))
+
+
+def _closer_side(first: list[Seen], look: CloserLook, closer_by: float = 1.0) -> int:
+    """The side of the square ``detect_table`` looks at the table again in, after the first look ``first``;
+    0 where it takes no closer look.
+
+    Why apart: a still of few tiles looked at again (``_few_tiles_closer``)
+    asks whether that look would be any closer than the one already taken,
+    and where the square's cap makes both the same it is not taken at all.
+    """
+    if not first:  # a bare table: tiles too small for the first look still draw faint outlines, in twos and fours
+        return 0
+    sure = [t for t in first if t.heat >= FAINT]
+    along = [max(t.w, t.h) for t in sure if t.state != "standing"]
+    if len(along) < FEW_SURE:
+        if len(sure) >= FEW_SURE:  # standing hands: a table in play, tiles it sees
+            return 0
+        zoom = look.square / DET_SIZE  # no measure of the tiles: the closest look there is
+    else:
+        typical = float(np.median(along))
+        zoom = closer_by * (1.0 if typical >= look.small
+                            else min(look.close / typical, look.large / float(np.quantile(along, 0.9))))
+    side = int(min(look.square, DET_SIZE * zoom) // 32 * 32)
+    return side if side >= DET_SIZE * MIN_ZOOM else 0
 
 
 def _uncovered(tiles: list[Seen], others: list[Seen]) -> list[Seen]:
@@ -1042,8 +1054,8 @@ def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, model
     return [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
 
 
-def _few_tiles_closer(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir,
-                      look: CloserLook, first: list[Seen] | None = None) -> list[Seen] | None:
+def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir, look: CloserLook,
+                      first: list[Seen] | None = None) -> list[Seen] | None:
     """The tiles of a still of few lying tiles found again ``look.again`` times closer; None where that is no
     closer look (the closest one was taken).
 
@@ -1064,11 +1076,11 @@ def _few_tiles_closer(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, rec
     still of few tiles read unsurely is the one case that pays for it.
     ``first``: the first look of ``rectified``, as ``detect_table``'s.
     """
-    again = [t for t in _seen(image, hom, rectified, models_dir, look, look.again, first)
-             if not _in_corner(t.cx, t.cy, DET_SIZE)]
-    if [(t.cx, t.cy, t.w, t.h) for t in again] == [(t.cx, t.cy, t.w, t.h) for t in tiles]:
+    first = detect(rectified, models_dir) if first is None else first
+    if _closer_side(first, look, look.again) == _closer_side(first, look):
         return None
-    return again
+    return [t for t in _seen(image, hom, rectified, models_dir, look, look.again, first)
+            if not _in_corner(t.cx, t.cy, DET_SIZE)]
 
 
 def _few_sure(tiles: list[Seen], look: CloserLook) -> bool:
@@ -1133,7 +1145,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     lay_down_centre_tiles(tiles, DET_SIZE)
     first = first_reading(tiles, image, to_image, models_dir, tile_set)
     if few and first.sureness() < SURE_ENOUGH:  # few tiles read unsurely: seen closer, the surer reading
-        again = _few_tiles_closer(tiles, image, hom, rectified, models_dir, look, kept_first)
+        again = _few_tiles_closer(image, hom, rectified, models_dir, look, kept_first)
         if again is not None:
             lay_down_centre_tiles(again, DET_SIZE)
             first_again = first_reading(again, image, to_image, models_dir, tile_set)

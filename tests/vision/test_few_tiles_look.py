@@ -40,15 +40,21 @@ def _recognized(photo, tile_cm, tmp_path):
 
 @pytest.fixture
 def looks_again(monkeypatch):
-    """Records how many outlines each look at few tiles found (first look's, closer look's)."""
-    seen = []
-    real = recognize._few_tiles_closer
+    """Records how many outlines each look at few tiles found (first look's, closer look's: None where none was
+    taken)."""
+    seen, read_first = [], []
+    real_first, real_closer = recognize.first_reading, recognize._few_tiles_closer
 
-    def spy(tiles, *args):
-        again = real(tiles, *args)
-        seen.append((len(tiles), None if again is None else len(again)))
+    def first_spy(tiles, *args, **kwargs):
+        read_first.append(len(tiles))
+        return real_first(tiles, *args, **kwargs)
+
+    def closer_spy(*args):
+        again = real_closer(*args)
+        seen.append((read_first[-1], None if again is None else len(again)))
         return again
-    monkeypatch.setattr(recognize, "_few_tiles_closer", spy)
+    monkeypatch.setattr(recognize, "first_reading", first_spy)
+    monkeypatch.setattr(recognize, "_few_tiles_closer", closer_spy)
     return seen
 
 
@@ -125,3 +131,20 @@ def test_a_closer_look_that_splits_every_tile_is_not_kept(tmp_path, looks_again,
     monkeypatch.setattr(recognize, "SPLIT", closer / first - 0.01)  # now that many outlines count as a split
     right, outlines = _recognized(photo, 4.0, tmp_path)
     assert right == 4 and outlines == 4
+
+
+def test_no_second_look_where_the_first_was_the_closest_there_is(tmp_path, monkeypatch, looks_again):
+    """Four tiles at 1.8 cm read unsurely: their closer look is already as close as the square's cap allows, so
+    1.5 times closer would be the same square detected again (a 1152-pixel detection with its mirror, about a
+    third of such a still's time here). It is not taken."""
+    squares = []
+    real = recognize.detect
+
+    def spy(square, models_dir=None):
+        squares.append(square.shape[0])
+        return real(square, models_dir)
+    monkeypatch.setattr(recognize, "detect", spy)
+    right, outlines = _recognized(_photo("IMG_20231214_092851_jpg_v0.jpg"), 1.8, tmp_path)
+    assert right == 4
+    assert len(looks_again) == 1 and looks_again[0][1] is None  # asked for, and no closer look there
+    assert squares == [DET_SIZE, WIDE_LOOK.square]  # the play square and its one closer look, once each
