@@ -520,10 +520,9 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
         if not mine:
             continue
         group += 1
-        f, _ = FRAMES[side]
         for t in mine:
             t.u = _along(t, side, size) / unit
-            t.v = (size / 2 + float(np.array([t.cx - size / 2, t.cy - size / 2]) @ np.array(f))) / unit  # from its edge
+            t.v = _from_edge(t, side, size) / unit
         ordered = []
         for row in reversed(_rows(mine, ROW_SPLIT_W)):  # nearest the centre first
             ordered += sorted(row, key=lambda t: t.u)
@@ -897,6 +896,12 @@ def _along(t: Seen, side: str, size: float) -> float:
     """Where the tile's centre lies along ``side``'s rows (pixels from the square's middle): its ``u`` before
     scaling to tile widths."""
     return float(np.array([t.cx - size / 2, t.cy - size / 2]) @ np.array(FRAMES[side][1]))
+
+
+def _from_edge(t: Seen, side: str, size: float) -> float:
+    """How far the tile's centre lies from ``side``'s edge of the square, inwards (pixels): its ``v`` before
+    scaling to tile widths, measured in the seat's own frame."""
+    return size / 2 + float(np.array([t.cx - size / 2, t.cy - size / 2]) @ np.array(FRAMES[side][0]))
 
 
 def _others_in_frame(tiles: list[Seen], dists: list[dict], side: str, size: float, unit: float) -> np.ndarray:
