@@ -30,7 +30,7 @@ import numpy as np
 from PIL import Image
 import simplejpeg
 
-from . import bonus_look, face_templates, no_room, tile_colours, turned_look
+from . import bonus_look, face_templates, no_room, strewn_look, tile_colours, turned_look
 from .area_from_tiles import area_from_tiles
 from .autocalibrate import find_calibration
 from .calibration import Calibration, check_fits, load_calibration
@@ -266,6 +266,7 @@ class CloserLook:
     large: float  # ... and the longest tenth at most this long
     square: int   # ... in a square of at most this many pixels (1024 is about 2.6 times the first look's work)
     again: float = 1.0  # a still of few lying tiles is looked at this many times closer again (1.0: never)
+    strewn: bool = False  # tiles lying each at a slant of its own are outlined again one by one (``strewn_look``)
 
 
 #: Stills read without a learned set: every tile under 3.4 cm is shown as a 4.0 cm one, the longest tenth at most
@@ -276,7 +277,7 @@ class CloserLook:
 #: 97.68 %), for 15-28 ms and 17 MB more a 12 MP still (docs/training.md, "A 1152-pixel square for stills").
 #: Why ``again``: a first look that measures few tiles too long (thick tiles at a slant, their sides taken for face)
 #: shows them too small; looked at 1.5 times closer they are read surer (``recognize_array``).
-WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5)
+WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5, strewn=True)
 #: Tables read with a learned set, the set's grid as it is enrolled, video frames (``app.frame_vision.closer_look``)
 #: and the readers' training crops cut from the detector's outlines: tiles under 2.4 cm shown as 3.0 cm ones, the
 #: longest tenth at most as 3.6 cm ones. Why apart: a set is learned from crops cut along this look's outlines, and
@@ -1051,7 +1052,26 @@ def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, model
     turned by it (``turned_look``). ``first``: as ``detect_table``'s.
     """
     tiles = _look_turned(_seen(image, hom, rectified, models_dir, look, first=first), image, hom, models_dir, look)
+    if look.strewn:
+        _look_at_strewn(tiles, image, hom, models_dir)
     return [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
+
+
+def _look_at_strewn(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_dir) -> None:
+    """Lying tiles at a slant of their own, outlined again (in place) each in a window turned by it
+    (``strewn_look``)."""
+    lying = [t for t in tiles if t.state != "standing" and not t.turn]
+    if not lying:
+        return
+    quads = _quads(lying, np.linalg.inv(hom))
+    _measure_tilts(lying, quads, image)
+    angles = turned_look.square_angles(quads, [t.tilt for t in lying], hom)
+    for i in strewn_look.strewn(lying, angles):
+        to_window = strewn_look.window(lying[i], float(angles[i]))
+        square = cv2.warpPerspective(image, to_window @ hom, (strewn_look.WINDOW, strewn_look.WINDOW),
+                                     flags=cv2.INTER_AREA)
+        strewn_look.outline_again(lying[i], [t for t in detect(square, models_dir) if t.state != "standing"],
+                                  to_window, float(angles[i]))
 
 
 def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir, look: CloserLook,
