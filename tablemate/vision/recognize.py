@@ -1016,15 +1016,21 @@ def _seen(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir,
                     image.shape[1], image.shape[0])
 
 
+def _square_slants(lying: list[Seen], image: np.ndarray, hom: np.ndarray) -> np.ndarray:
+    """Each lying tile's slant in the square (radians, folded), its tilt in ``image`` measured where not known yet
+    (``turned_look.square_angles``): what the turned look and the strewn look both start from."""
+    quads = _quads(lying, np.linalg.inv(hom))
+    _measure_tilts(lying, quads, image)
+    return turned_look.square_angles(quads, [t.tilt for t in lying], hom)
+
+
 def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_dir,
                  look: CloserLook) -> list[Seen]:
     """``tiles`` with those lying at a slant many share outlined again in a square turned by it (``turned_look``)."""
     lying = [t for t in tiles if t.state != "standing"]
     if len(lying) < turned_look.MIN_TILES:
         return tiles
-    quads = _quads(lying, np.linalg.inv(hom))
-    _measure_tilts(lying, quads, image)
-    angles = turned_look.square_angles(quads, [t.tilt for t in lying], hom)
+    angles = _square_slants(lying, image, hom)
     turn = turned_look.shared_turn(angles)
     if turn is None:
         return tiles
@@ -1049,7 +1055,9 @@ def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, model
     Shared by recognition and enrollment, which find a table's tiles alike
     (a learned set's grid and tables, and video frames, with ``NARROW_LOOK``).
     Tiles that lie at one slant together are outlined again in a square
-    turned by it (``turned_look``). ``first``: as ``detect_table``'s.
+    turned by it (``turned_look``); with ``look.strewn`` (a still read
+    without a set), tiles lying each at a slant of its own are outlined
+    again one by one (``strewn_look``). ``first``: as ``detect_table``'s.
     """
     tiles = _look_turned(_seen(image, hom, rectified, models_dir, look, first=first), image, hom, models_dir, look)
     if look.strewn:
@@ -1063,9 +1071,7 @@ def _look_at_strewn(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, model
     lying = [t for t in tiles if t.state != "standing" and not t.turn]
     if not lying:
         return
-    quads = _quads(lying, np.linalg.inv(hom))
-    _measure_tilts(lying, quads, image)
-    angles = turned_look.square_angles(quads, [t.tilt for t in lying], hom)
+    angles = _square_slants(lying, image, hom)
     for i in strewn_look.strewn(lying, angles):
         to_window = strewn_look.window(lying[i], float(angles[i]))
         square = cv2.warpPerspective(image, to_window @ hom, (strewn_look.WINDOW, strewn_look.WINDOW),
@@ -1075,7 +1081,7 @@ def _look_at_strewn(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, model
 
 
 def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir, look: CloserLook,
-                      first: list[Seen] | None = None) -> list[Seen] | None:
+                      first: list[Seen]) -> list[Seen] | None:
     """The tiles of a still of few lying tiles found again ``look.again`` times closer; None where that is no
     closer look (the closest one was taken).
 
@@ -1094,9 +1100,8 @@ def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray,
     more of them off any tile). Why no turned look here
     (``_look_turned``): it would double the second look's cost, and a
     still of few tiles read unsurely is the one case that pays for it.
-    ``first``: the first look of ``rectified``, as ``detect_table``'s.
+    ``first``: the first look of ``rectified`` (``detect``), in outlines of its own, as ``detect_table``'s.
     """
-    first = detect(rectified, models_dir) if first is None else first
     if _closer_side(first, look, look.again) == _closer_side(first, look):
         return None
     return [t for t in _seen(image, hom, rectified, models_dir, look, look.again, first)
