@@ -594,7 +594,7 @@ class Detail:
 
 
 def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=None, detail: Detail | None = None,
-         tile_set=None, first: "FirstReading | None" = None):
+         tile_set=None, first: "FirstReading | None" = None, strewn: bool = False):
     """Read every lying tile (in place): code, confidence, and orientation fixed if it was upside down.
 
     Face-down tiles are read too and the reader has the last word on face up
@@ -620,7 +620,9 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     (``tile_colours``). Returns the faces kept, their probabilities and the
     set's say on them as they now lie (None without a set). ``first``: the
     readers' first word on these ``tiles`` (``first_reading``) where it was
-    already taken.
+    already taken. ``strewn`` (without a set): tiles at a slant read unsurely
+    are outlined again in a window of their own, the surer reading kept
+    (``_read_at_a_slant_again``).
     """
     faces = [t for t in tiles if t.state != "standing"]
     if not faces:
@@ -631,7 +633,7 @@ def read(tiles: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir=
     overlapping = _on_another(faces) if tile_set is not None else None  # ... and overlap: grown, packed tiles overlap
     with _outlined_as_the_grid(faces, tile_set):
         first = first if first is not None else _first_reading(faces, image, to_image, models_dir, tile_set)
-        return _read(faces, image, to_image, models_dir, detail, tile_set, first, gaps, overlapping)
+        return _read(faces, image, to_image, models_dir, detail, tile_set, first, gaps, overlapping, strewn)
 
 
 @dataclass(frozen=True)
@@ -715,7 +717,8 @@ def _outlined_as_the_grid(faces: list[Seen], tile_set):
 
 
 def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir, detail: Detail | None, tile_set,
-          first: FirstReading, gaps: set[int] = frozenset(), overlapping: np.ndarray | None = None):
+          first: FirstReading, gaps: set[int] = frozenset(), overlapping: np.ndarray | None = None,
+          strewn: bool = False):
     """``read``'s work on the faces after the ``first`` reading; ``gaps`` and ``overlapping`` (with a set) as ``read``
     measured them."""
     probs = first.probs.copy()
@@ -727,6 +730,8 @@ def _read(faces: list[Seen], image: np.ndarray, to_image: np.ndarray, models_dir
     heat = _found(faces)
     chosen = assign_within_counts(probs, learned_set=tile_set is not None, found=heat)
     _reread_sideways(faces, probs, chosen, image, to_image, models_dir, detail=detail, tile_set=tile_set, say=say)
+    if strewn and tile_set is None:
+        _read_at_a_slant_again(faces, probs, image, to_image, models_dir)
     sharp_quads = None  # the faces' outlines in the sharpest picture, for the set's face pictures
     if tile_set is not None:
         _look_again_shifted(faces, probs, image, to_image, models_dir, tile_set)
@@ -1073,11 +1078,52 @@ def _look_at_strewn(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, model
         return
     angles = _square_slants(lying, image, hom)
     for i in strewn_look.strewn(lying, angles):
-        to_window = strewn_look.window(lying[i], float(angles[i]))
-        square = cv2.warpPerspective(image, to_window @ hom, (strewn_look.WINDOW, strewn_look.WINDOW),
-                                     flags=cv2.INTER_AREA)
-        strewn_look.outline_again(lying[i], [t for t in detect(square, models_dir) if t.state != "standing"],
-                                  to_window, float(angles[i]))
+        _outline_in_window(lying[i], float(angles[i]), image, hom, models_dir)
+
+
+def _outline_in_window(t: Seen, angle: float, image: np.ndarray, hom: np.ndarray, models_dir) -> bool:
+    """``t`` outlined again (in place) in a window of its own turned by ``angle`` (``strewn_look``); False, and
+    ``t`` kept, where the window shows no lying tile on its middle."""
+    to_window = strewn_look.window(t, angle)
+    square = cv2.warpPerspective(image, to_window @ hom, (strewn_look.WINDOW, strewn_look.WINDOW),
+                                 flags=cv2.INTER_AREA)
+    return strewn_look.outline_again(t, [d for d in detect(square, models_dir) if d.state != "standing"],
+                                     to_window, angle)
+
+
+def _read_at_a_slant_again(faces: list[Seen], probs: np.ndarray, image: np.ndarray, to_image: np.ndarray,
+                           models_dir) -> None:
+    """Faces at a slant, not outlined in a window of their own yet and read unsurely, outlined so and read
+    again (in place), where that reading is surer (``strewn_look.unsure_at_a_slant``).
+
+    Why after the first reading: whether a tile is one of a row is judged
+    from the outlines alone (``strewn_look.strewn``), and two discards
+    pushed together at one slant count as a row; the readers' sureness
+    then picks out those of them whose outline was a quarter off (held-out
+    photos at 1.8-4.0 cm: 1 / 4 / 3 / 1 / 2 tiles more read right; docs/
+    training.md, "Tiles at a slant read unsurely, in a window of their own").
+    """
+    back = len(READER_CLASSES) - 1
+    idle = np.array([not t.turn for t in faces], bool) & (probs.argmax(axis=1) != back)  # not looked at so yet
+    sure = np.where(idle, probs.max(axis=1), 1.0)
+    if not (sure < strewn_look.UNSURE).any():
+        return
+    hom = np.linalg.inv(to_image)
+    angles = _square_slants(faces, image, hom)
+    again, owner = [], []
+    for i in strewn_look.unsure_at_a_slant(faces, angles, sure):
+        t = replace(faces[i])
+        if _outline_in_window(t, float(angles[i]), image, hom, models_dir):
+            again.append(t)
+            owner.append(i)
+    if not again:
+        return
+    p2, _, _ = _read_crops(_reader_crops(again, image, to_image), models_dir)
+    for p, t, i in zip(p2, again, owner):
+        if p.argmax() != back and p.max() > sure[i]:
+            probs[i] = p
+            f = faces[i]
+            f.cx, f.cy, f.w, f.h, f.orient, f.turn, f.tilt = t.cx, t.cy, t.w, t.h, t.orient, t.turn, t.tilt
 
 
 def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir, look: CloserLook,
@@ -1176,7 +1222,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
             first_again = first_reading(again, image, to_image, models_dir, tile_set)
             if first_again.sureness() > first.sureness() + SURER and len(first_again.probs) < SPLIT * len(first.probs):
                 tiles, first = again, first_again
-    faces, probs, say = read(tiles, image, to_image, models_dir, closer, tile_set, first)
+    faces, probs, say = read(tiles, image, to_image, models_dir, closer, tile_set, first, look.strewn)
     kept = {id(t) for t in faces}
     tiles = [t for t in tiles if t.state == "standing" or id(t) in kept]
     tm["read"] = time.perf_counter() - t0

@@ -39,26 +39,49 @@ MAX_ZOOM = 4.0
 MAX_TILES = 16
 #: A window's outline whose centre lies this near the window's middle (a share of its shorter side) is the tile.
 SAME_TILE = 0.5
+#: A tile at a slant left out above (one of a row) but read less surely than this is outlined in its own window
+#: after all, and read from that outline where it reads surer there (``recognize._read_at_a_slant_again``).
+UNSURE = 0.8
+#: ... where it lies in line with at most this many of its neighbours at its slant (two discards pushed together).
+ROW_OF_TWO = 1
 
 
 def strewn(tiles: list[Seen], angles: np.ndarray) -> list[int]:
     """Indices of the tiles lying at a slant of their own (``angles``: each one's slant in the square, folded),
     the most turned first, at most ``MAX_TILES``."""
     angles = np.asarray(angles, np.float64)
-    if len(tiles) == 0:
-        return []
-    xy = np.float64([[t.cx, t.cy] for t in tiles])
-    out = []
-    for i, (t, a) in enumerate(zip(tiles, angles)):
-        if abs(a) < MIN_TURN:
-            continue
-        d = xy - xy[i]
-        near = ((np.abs(fold(angles - a)) <= SAME_TURN) & (np.hypot(d[:, 0], d[:, 1]) < TOUCHING * max(t.w, t.h))
-                & (np.abs(fold(np.arctan2(d[:, 1], d[:, 0]) - a)) <= IN_LINE))
-        near[i] = False
-        if not near.any():
-            out.append(i)
+    out = [i for i, a in enumerate(angles) if abs(a) >= MIN_TURN and not _in_line(tiles, angles, i).any()]
     return sorted(out, key=lambda i: -abs(angles[i]))[:MAX_TILES]
+
+
+def _in_line(tiles: list[Seen], angles: np.ndarray, i: int) -> np.ndarray:
+    """Which tiles touch tile ``i`` lying at its slant in line with one of its sides (a row with it)."""
+    xy = np.float64([[t.cx, t.cy] for t in tiles])
+    d = xy - xy[i]
+    a, t = angles[i], tiles[i]
+    near = ((np.abs(fold(angles - a)) <= SAME_TURN) & (np.hypot(d[:, 0], d[:, 1]) < TOUCHING * max(t.w, t.h))
+            & (np.abs(fold(np.arctan2(d[:, 1], d[:, 0]) - a)) <= IN_LINE))
+    near[i] = False
+    return near
+
+
+def unsure_at_a_slant(tiles: list[Seen], angles: np.ndarray, sure: np.ndarray) -> list[int]:
+    """Indices of the ``tiles`` lying at a slant (``angles``, folded, in the square), in line with at most one
+    of them, and read less surely than ``UNSURE`` (``sure``), the least sure first, at most ``MAX_TILES``.
+
+    Why: two discards pushed together at one slant count as a row for
+    ``strewn`` and are left to ``straighten``, which keeps the detector's
+    upright box and its "up": where that was a quarter off, the crop is
+    cut across the tile and read unsurely as another face (a red dragon as
+    N at 0.63, 7m as 3m). Its own window may outline it over its
+    neighbour, so its reading there is only taken where it is surer (the
+    caller). A tile with a neighbour in line on both sides is one of a
+    longer row (a rack), which its window outlines over a neighbour surely.
+    """
+    angles, sure = np.asarray(angles, np.float64), np.asarray(sure, np.float64)
+    out = [i for i, a in enumerate(angles)
+           if abs(a) >= MIN_TURN and sure[i] < UNSURE and _in_line(tiles, angles, i).sum() <= ROW_OF_TWO]
+    return sorted(out, key=lambda i: sure[i])[:MAX_TILES]
 
 
 def window(t: Seen, angle: float) -> np.ndarray:

@@ -1,12 +1,12 @@
 """Tiles lying each at a slant of its own are outlined again one by one (``strewn_look``,
-``recognize._look_at_strewn``)."""
+``recognize._look_at_strewn``), and so are tiles at a slant read unsurely (``recognize._read_at_a_slant_again``)."""
 import math
 
 import pytest
 
 from tablemate.vision import recognize, strewn_look
 from tablemate.vision.grouping import Seen
-from tablemate.vision.strewn_look import MAX_TILES, WINDOW, outline_again, strewn, window
+from tablemate.vision.strewn_look import MAX_TILES, UNSURE, WINDOW, outline_again, strewn, unsure_at_a_slant, window
 
 from .test_few_tiles_look import _photo, _recognized
 
@@ -39,6 +39,25 @@ def test_the_most_turned_tiles_come_first_and_no_more_than_the_cap():
     chosen = strewn(tiles, angles)
     assert len(chosen) == MAX_TILES and chosen[0] == len(tiles) - 1
     assert chosen == sorted(chosen, reverse=True)
+
+
+def test_unsure_tiles_at_a_slant_are_picked_the_least_sure_first():
+    """Tiles lying square, or read surely, are not looked at again; the rest, least sure first."""
+    tiles = [_tile(100 * i, 0) for i in range(5)]
+    angles = [A, A, math.radians(3.0), A, -A]
+    sure = [0.7, UNSURE, 0.2, 0.4, 0.79]
+    assert unsure_at_a_slant(tiles, angles, sure) == [3, 0, 4]
+
+
+def test_a_pair_at_one_slant_is_looked_at_again_but_not_the_middle_of_a_longer_row():
+    """Two discards pushed together are a row for ``strewn``, but each may be read unsurely from a box a
+    quarter off; a tile with neighbours in line on both sides is one of a rack, whose window outlines it over a
+    neighbour."""
+    step = 21.0
+    pair = [_tile(100 + k * step * math.cos(A), 100 + k * step * math.sin(A)) for k in range(2)]
+    assert strewn(pair, [A, A]) == [] and sorted(unsure_at_a_slant(pair, [A, A], [0.5, 0.6])) == [0, 1]
+    row = [_tile(100 + k * step * math.cos(A), 100 + k * step * math.sin(A)) for k in range(3)]
+    assert unsure_at_a_slant(row, [A, A, A], [0.5, 0.4, 0.6]) == [0, 2]
 
 
 def test_a_tile_outlined_square_in_its_window_comes_back_turned_in_the_square():
@@ -74,3 +93,13 @@ def test_strewn_discards_of_a_real_photo_are_read_whole(tmp_path, monkeypatch):
     before, outlines_before = _recognized(photo, 2.2, tmp_path)
     assert len(photo.tiles) == 28 and right >= 25 and right >= before + 3
     assert outlines == outlines_before  # the same tiles, outlined again
+
+
+def test_an_unsure_tile_of_a_pair_at_a_slant_is_read_whole_in_its_own_window(tmp_path, monkeypatch):
+    """The same photo at 3.0 cm: a 7m lying against a neighbour at its slant (so left out of the strewn look) was
+    boxed a quarter off and read 3m unsurely; outlined in its own window it reads 7m, surer."""
+    photo = _photo("discards_002_jpg_v1.jpg")
+    right, _ = _recognized(photo, 3.0, tmp_path)
+    monkeypatch.setattr(recognize, "_read_at_a_slant_again", lambda *args: None)
+    before, _ = _recognized(photo, 3.0, tmp_path)
+    assert right >= before + 1
