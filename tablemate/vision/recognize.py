@@ -292,6 +292,10 @@ FEW_LYING = 16     # a still sure of fewer lying tiles than this ...
 SURE_ENOUGH = 0.9  # ... read less surely than this on average is looked at ``look.again`` times closer ...
 SURER = 0.02       # ... and read from that look where the readers' first word on it is this much surer on average
 SPLIT = 2.0        # ... unless it outlines this many times as many lying tiles (it split them)
+SURE_SPLIT = 1.5   # ... or finds this many times as many lying tiles surely (``FAINT``): it split the large ones
+WINDOW_AGAIN = 2.25  # ... and looked at again ``look.again`` times closer and this many times closer in a window ...
+AROUND = 1.5       # ... around the first look's sure tiles and this many of their typical lengths around them ...
+MOST_AGAIN = 3.2   # ... at most this many times as large as the first look shows them
 
 
 def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
@@ -358,7 +362,12 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
         return first
     k = side / DET_SIZE
     closer = cv2.warpPerspective(image, np.diag([k, k, 1.0]) @ hom, (side, side), flags=cv2.INTER_AREA)
-    seen = [replace(t, cx=t.cx / k, cy=t.cy / k, w=t.w / k, h=t.h / k) for t in detect(closer, models_dir)]
+    return _merged(first, [replace(t, cx=t.cx / k, cy=t.cy / k, w=t.w / k, h=t.h / k)
+                           for t in detect(closer, models_dir)])
+
+
+def _merged(first: list[Seen], seen: list[Seen]) -> list[Seen]:
+    """A closer look's tiles (``seen``, in the square) with the first look's it does not cover (``detect_table``)."""
     lying = [t for t in seen if t.state != "standing"]
     first_lying = [t for t in first if t.state != "standing"]
     standing = _uncovered([t for t in seen if t.state == "standing"], first_lying)
@@ -1127,31 +1136,76 @@ def _read_at_a_slant_again(faces: list[Seen], probs: np.ndarray, image: np.ndarr
 
 
 def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir, look: CloserLook,
-                      first: list[Seen]) -> list[Seen] | None:
-    """The tiles of a still of few lying tiles found again ``look.again`` times closer; None where that is no
-    closer look (the closest one was taken).
+                      first: list[Seen]) -> list[list[Seen]]:
+    """The tiles of a still of few lying tiles found again: ``look.again`` times closer, and ``WINDOW_AGAIN``
+    times closer in a window around them; none where the first closer look was already the closest.
 
     Why: the first look measures how large the tiles are and shows them to
     the detector by that measure, but thick tiles photographed at a slant
     are measured with their sides, 1.4-1.8 times too long, and shown too
     small: their outlines run over two tiles and are read unsurely (a held-
     out photo of nine character tiles: 2 of them read right at 3.0 cm).
-    Looked at 1.5 times closer, the same photo reads 8. Which of the two
-    looks is right the readers' first word on each tells (``first_reading``,
-    ``recognize_array``), so the first look loses nothing where it was
-    right: close-ups of four large tiles, split in two by the closer look,
-    keep it; and a closer look with ``SPLIT`` times the first look's lying
-    tiles is not kept however surely it reads (a rack seen from the side at
-    4.0 cm: 31 outlines of 15 tiles where the first look had 14, and nine
-    more of them off any tile). Why no turned look here
-    (``_look_turned``): it would double the second look's cost, and a
-    still of few tiles read unsurely is the one case that pays for it.
-    ``first``: the first look of ``rectified`` (``detect``), in outlines of its own, as ``detect_table``'s.
+    Looked at 1.5 times closer, the same photo reads 8. How much closer is
+    not in the first look's measure (those thick tiles at 1.8 cm read
+    best 2.25 times closer, at 3.0 cm 1.5 times, where 2.25 splits them),
+    so both looks are taken and the readers' first word on each says
+    which is right (``first_reading``, ``recognize_array``); the first look
+    loses nothing where it was right: close-ups of four large tiles, split
+    in two by a closer look, keep it; and a closer look with ``SPLIT``
+    times the first look's lying tiles, or ``SURE_SPLIT`` times its surely
+    found ones, is not kept however surely it reads (a rack seen from the
+    side at 4.0 cm: 31 outlines of 15 tiles where the first look had 14;
+    four 5m at 2.2 cm split into eight read S and F). Why a window for the
+    closest look: a few tiles fill a small part of the play area, and the
+    window goes that close (at most ``MOST_AGAIN`` times the first look)
+    within the pixels of the 1152-pixel square (``look.square``), where the
+    whole square that close costs three times the detection (docs/
+    training.md, "Few tiles looked at again in a window around them").
+    Why no turned look here (``_look_turned``): it would double the second
+    look's cost, and a still of few tiles read unsurely is the one case
+    that pays for it. ``first``: the first look of ``rectified``
+    (``detect``), in outlines of its own, as ``detect_table``'s.
     """
     if _closer_side(first, look, look.again) == _closer_side(first, look):
+        return []
+    looks = [[t for t in _seen(image, hom, rectified, models_dir, look, look.again, first)
+              if not _in_corner(t.cx, t.cy, DET_SIZE)]]
+    window = _few_tiles_window(first, look)
+    if window is not None:
+        x0, y0, k, w, h = window
+        to_window = np.array([[k, 0.0, -k * x0], [0.0, k, -k * y0], [0.0, 0.0, 1.0]])
+        closer = cv2.warpPerspective(image, to_window @ hom, (w, h), flags=cv2.INTER_AREA)
+        seen = [replace(t, cx=t.cx / k + x0, cy=t.cy / k + y0, w=t.w / k, h=t.h / k)
+                for t in detect(closer, models_dir)]
+        mine = [replace(t) for t in first]  # the first look's tiles it keeps, its own: reading turns them
+        looks.append([t for t in _in_view(_merged(mine, seen), np.linalg.inv(hom), image.shape[1], image.shape[0])
+                      if not _in_corner(t.cx, t.cy, DET_SIZE)])
+    return looks
+
+
+def _few_tiles_window(first: list[Seen], look: CloserLook) -> tuple[float, float, float, int, int] | None:
+    """(left, top, scale, width, height) of the window of the square the closest look at few tiles detects: the
+    first look's surely found tiles and ``AROUND`` of their typical lengths around them, ``WINDOW_AGAIN`` times as
+    large as the first closer look shows them, at most ``MOST_AGAIN`` times the first look and within
+    ``look.square`` squared pixels; None where the first look found no lying tile surely."""
+    sure = [t for t in first if t.heat >= FAINT]
+    along = [max(t.w, t.h) for t in sure if t.state != "standing"]
+    if not along:
         return None
-    return [t for t in _seen(image, hom, rectified, models_dir, look, look.again, first)
-            if not _in_corner(t.cx, t.cy, DET_SIZE)]
+    typical = float(np.median(along))
+    zoom = WINDOW_AGAIN * (1.0 if typical >= look.small
+                           else min(look.close / typical, look.large / float(np.quantile(along, 0.9))))
+    pad = AROUND * typical
+    x0 = max(0.0, min(t.cx - t.w / 2 for t in sure) - pad)
+    x1 = min(float(DET_SIZE), max(t.cx + t.w / 2 for t in sure) + pad)
+    y0 = max(0.0, min(t.cy - t.h / 2 for t in sure) - pad)
+    y1 = min(float(DET_SIZE), max(t.cy + t.h / 2 for t in sure) + pad)
+    k = min(zoom, MOST_AGAIN, look.square / float(np.sqrt((x1 - x0) * (y1 - y0))))
+    return x0, y0, k, int(np.ceil((x1 - x0) * k / 32) * 32), int(np.ceil((y1 - y0) * k / 32) * 32)
+
+
+def _sure_lying(tiles: list[Seen]) -> int:
+    return sum(t.state != "standing" and t.heat >= FAINT for t in tiles)
 
 
 def _few_sure(tiles: list[Seen], look: CloserLook) -> bool:
@@ -1216,11 +1270,13 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     lay_down_centre_tiles(tiles, DET_SIZE)
     first = first_reading(tiles, image, to_image, models_dir, tile_set)
     if few and first.sureness() < SURE_ENOUGH:  # few tiles read unsurely: seen closer, the surer reading
-        again = _few_tiles_closer(image, hom, rectified, models_dir, look, kept_first)
-        if again is not None:
+        measure = _sure_lying(tiles), len(first.probs)  # the first look's, for splits
+        for again in _few_tiles_closer(image, hom, rectified, models_dir, look, kept_first):
             lay_down_centre_tiles(again, DET_SIZE)
+            if _sure_lying(again) >= SURE_SPLIT * measure[0]:  # it split the tiles
+                continue
             first_again = first_reading(again, image, to_image, models_dir, tile_set)
-            if first_again.sureness() > first.sureness() + SURER and len(first_again.probs) < SPLIT * len(first.probs):
+            if first_again.sureness() > first.sureness() + SURER and len(first_again.probs) < SPLIT * measure[1]:
                 tiles, first = again, first_again
     faces, probs, say = read(tiles, image, to_image, models_dir, closer, tile_set, first, look.strewn)
     kept = {id(t) for t in faces}

@@ -14,7 +14,8 @@ import pytest
 
 from tablemate.vision import recognize
 from tablemate.vision.contract import DET_SIZE
-from tablemate.vision.recognize import WIDE_LOOK, recognize_image
+from tablemate.vision.grouping import Seen
+from tablemate.vision.recognize import AROUND, MOST_AGAIN, WIDE_LOOK, WINDOW_AGAIN, _few_tiles_window, recognize_image
 from tablemate.vision.train import photos_real
 
 from .test_closer_look import DATA
@@ -40,8 +41,8 @@ def _recognized(photo, tile_cm, tmp_path):
 
 @pytest.fixture
 def looks_again(monkeypatch):
-    """Records how many outlines each look at few tiles found (first look's, closer look's: None where none was
-    taken)."""
+    """Records how many outlines each look at few tiles found (the first look's, and a list of the closer looks':
+    empty where none was taken)."""
     seen, read_first = [], []
     real_first, real_closer = recognize.first_reading, recognize._few_tiles_closer
 
@@ -51,7 +52,7 @@ def looks_again(monkeypatch):
 
     def closer_spy(*args):
         again = real_closer(*args)
-        seen.append((read_first[-1], None if again is None else len(again)))
+        seen.append((read_first[-1], [len(look) for look in again]))
         return again
     monkeypatch.setattr(recognize, "first_reading", first_spy)
     monkeypatch.setattr(recognize, "_few_tiles_closer", closer_spy)
@@ -62,10 +63,35 @@ def test_thick_tiles_at_a_slant_are_read_from_the_closer_look(tmp_path, looks_ag
     photo = _photo("character_family_003_jpg_v1.jpg")
     right, _ = _recognized(photo, 3.0, tmp_path)
     assert len(photo.tiles) == 9 and right >= 8
-    assert looks_again and looks_again[-1][1] is not None
+    assert looks_again and looks_again[-1][1]
     monkeypatch.setattr(recognize, "WIDE_LOOK", recognize.replace(WIDE_LOOK, again=1.0))  # no second look
     before, _ = _recognized(photo, 3.0, tmp_path)
     assert before <= right - 3
+
+
+def test_thick_tiles_at_a_slant_and_small_are_read_from_the_window_look(tmp_path, monkeypatch):
+    """The same photo at 1.8 cm: the whole square 1.5 times closer still shows them too small (one read right);
+    a window around them 2.25 times closer shows them whole."""
+    photo = _photo("character_family_003_jpg_v1.jpg")
+    right, _ = _recognized(photo, 1.8, tmp_path)
+    monkeypatch.setattr(recognize, "_few_tiles_window", lambda *args: None)  # the whole square's look alone
+    before, _ = _recognized(photo, 1.8, tmp_path)
+    assert right >= 7 and right >= before + 5
+
+
+def test_each_closer_look_has_tiles_of_its_own(tmp_path, monkeypatch):
+    """Both closer looks keep the first look's tiles they do not cover; reading one look turns its tiles round in
+    place, so a tile the two shared would be turned by the look not kept."""
+    looks = []
+    real = recognize._few_tiles_closer
+
+    def spy(*args):
+        looks.extend(real(*args))
+        return looks
+    monkeypatch.setattr(recognize, "_few_tiles_closer", spy)
+    _recognized(_photo("character_family_003_jpg_v1.jpg"), 1.8, tmp_path)
+    assert len(looks) == 2
+    assert not {id(t) for t in looks[0]} & {id(t) for t in looks[1]}
 
 
 def test_a_close_up_of_four_tiles_read_surely_is_not_looked_at_again(tmp_path, looks_again):
@@ -81,7 +107,7 @@ def test_a_close_up_of_four_tiles_the_closer_look_splits_keeps_the_first_look(tm
     right, outlines = _recognized(photo, 4.0, tmp_path)
     assert right == 4 and outlines == 4
     first, closer = looks_again[-1]
-    assert closer is not None and closer > first  # the closer look was taken, and split tiles
+    assert closer and max(closer) > first  # a closer look was taken, and split tiles
     monkeypatch.setattr(recognize, "SURER", -1.0)  # the closer look always kept
     right, outlines = _recognized(photo, 4.0, tmp_path)
     assert right < 4 or outlines > 4
@@ -115,22 +141,26 @@ def test_only_the_look_kept_is_read_to_the_end(tmp_path, monkeypatch, looks_agai
         return real(tiles, *args, **kwargs)
     monkeypatch.setattr(recognize, "read", spy)
     right, _ = _recognized(_photo("character_family_003_jpg_v1.jpg"), 3.0, tmp_path)
-    assert right >= 8 and looks_again and looks_again[-1][1] is not None  # both looks were taken ...
-    assert len(reads) == 1 and reads[0] == looks_again[-1][1]  # ... and the closer one alone read to the end
+    assert right >= 8 and looks_again and looks_again[-1][1]  # the closer looks were taken ...
+    assert len(reads) == 1 and reads[0] in looks_again[-1][1]  # ... and a closer one alone read to the end
 
 
 def test_a_closer_look_that_splits_every_tile_is_not_kept(tmp_path, looks_again, monkeypatch):
-    """However surely it reads, a look with ``SPLIT`` times the first look's lying tiles has cut them in parts:
-    both looks see one table."""
+    """However surely it reads, a look with ``SPLIT`` times the first look's lying tiles, or ``SURE_SPLIT`` times
+    its surely found ones, has cut them in parts: both looks see one table."""
     photo = _photo("IMG_20231214_092851_jpg_v0.jpg")
     monkeypatch.setattr(recognize, "SURE_ENOUGH", 1.1)  # looked at again however surely it is read
-    monkeypatch.setattr(recognize, "SURER", -1.0)  # and the closer look kept where it does not split
-    _, outlines = _recognized(photo, 4.0, tmp_path)
-    first, closer = looks_again[-1]
-    assert outlines == closer > first == 4  # kept: the closer look's outlines (six for four tiles)
-    monkeypatch.setattr(recognize, "SPLIT", closer / first - 0.01)  # now that many outlines count as a split
+    monkeypatch.setattr(recognize, "SURER", -1.0)  # and every closer look kept where it does not split, the last last
+    monkeypatch.setattr(recognize, "SPLIT", 99.0)
+    monkeypatch.setattr(recognize, "SURE_SPLIT", 99.0)
     right, outlines = _recognized(photo, 4.0, tmp_path)
-    assert right == 4 and outlines == 4
+    first, closer = looks_again[-1]
+    assert first == 4 and outlines == closer[-1] >= 2 * first and right < 4  # the window's halves, read wrong
+    for split, sure_split in ((2.0, 99.0), (99.0, 1.5)):  # either rule alone tells
+        monkeypatch.setattr(recognize, "SPLIT", split)
+        monkeypatch.setattr(recognize, "SURE_SPLIT", sure_split)
+        right, outlines = _recognized(photo, 4.0, tmp_path)
+        assert right == 4 and outlines < 2 * first
 
 
 def test_no_second_look_where_the_first_was_the_closest_there_is(tmp_path, monkeypatch, looks_again):
@@ -146,5 +176,30 @@ def test_no_second_look_where_the_first_was_the_closest_there_is(tmp_path, monke
     monkeypatch.setattr(recognize, "detect", spy)
     right, outlines = _recognized(_photo("IMG_20231214_092851_jpg_v0.jpg"), 1.8, tmp_path)
     assert right == 4
-    assert len(looks_again) == 1 and looks_again[0][1] is None  # asked for, and no closer look there
+    assert len(looks_again) == 1 and looks_again[0][1] == []  # asked for, and no closer look there
     assert squares == [DET_SIZE, WIDE_LOOK.square]  # the play square and its one closer look, once each
+
+
+def _lying(cx, cy, length=40.0, heat=0.9):
+    return Seen(cx, cy, 0.75 * length, length, 0, "face_up", heat=heat)
+
+
+def test_the_window_holds_the_sure_tiles_and_their_surroundings_enlarged_as_asked():
+    """Nine tiles 40 pixels long (no closer look of their own) in a corner of the play square: the window holds
+    them and 1.5 of their lengths around them, ``WINDOW_AGAIN`` times as large, in whole cells of 32 pixels."""
+    tiles = [_lying(100 + 35 * (i % 3), 120 + 45 * (i // 3)) for i in range(9)] + [_lying(600, 600, heat=0.2)]
+    x0, y0, k, w, h = _few_tiles_window(tiles, WIDE_LOOK)
+    assert k == pytest.approx(WINDOW_AGAIN)
+    assert x0 == pytest.approx(100 - 15 - AROUND * 40) and y0 == pytest.approx(120 - 20 - AROUND * 40)
+    assert x0 + w / k >= 170 + 15 + AROUND * 40 and y0 + h / k >= 210 + 20 + AROUND * 40  # the faint one left out
+    assert w % 32 == 0 and h % 32 == 0 and x0 + w / k < 400
+
+
+def test_the_window_is_held_to_the_squares_pixels_and_to_the_closest_look():
+    spread = [_lying(40 + 560 * (i % 2), 40 + 560 * (i // 2), 30.0) for i in range(4)]  # the whole square
+    _, _, k, w, h = _few_tiles_window(spread, WIDE_LOOK)
+    assert k == pytest.approx(WIDE_LOOK.square / DET_SIZE) and w == h == WIDE_LOOK.square
+    small = [_lying(100 + 20 * i, 100, 24.0) for i in range(6)]  # shown 1.6 times as large by the first closer look
+    _, _, k, _, _ = _few_tiles_window(small, WIDE_LOOK)
+    assert k == MOST_AGAIN
+    assert _few_tiles_window([_lying(100, 100, heat=0.2)], WIDE_LOOK) is None  # no tile found surely
