@@ -1270,13 +1270,13 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     lay_down_centre_tiles(tiles, DET_SIZE)
     first = first_reading(tiles, image, to_image, models_dir, tile_set)
     if few and first.sureness() < SURE_ENOUGH:  # few tiles read unsurely: seen closer, the surer reading
-        measure = _sure_lying(tiles), len(first.probs)  # the first look's, for splits
+        first_sure, first_outlines = _sure_lying(tiles), len(first.probs)  # a closer look with many more split them
         for again in _few_tiles_closer(image, hom, rectified, models_dir, look, kept_first):
             lay_down_centre_tiles(again, DET_SIZE)
-            if _sure_lying(again) >= SURE_SPLIT * measure[0]:  # it split the tiles
+            if _sure_lying(again) >= SURE_SPLIT * first_sure:
                 continue
             first_again = first_reading(again, image, to_image, models_dir, tile_set)
-            if first_again.sureness() > first.sureness() + SURER and len(first_again.probs) < SPLIT * measure[1]:
+            if first_again.sureness() > first.sureness() + SURER and len(first_again.probs) < SPLIT * first_outlines:
                 tiles, first = again, first_again
     faces, probs, say = read(tiles, image, to_image, models_dir, closer, tile_set, first, look.strewn)
     kept = {id(t) for t in faces}
