@@ -360,10 +360,16 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     side = _closer_side(first, look, closer_by)
     if not side:
         return first
-    k = side / DET_SIZE
-    closer = cv2.warpPerspective(image, np.diag([k, k, 1.0]) @ hom, (side, side), flags=cv2.INTER_AREA)
-    return _merged(first, [replace(t, cx=t.cx / k, cy=t.cy / k, w=t.w / k, h=t.h / k)
-                           for t in detect(closer, models_dir)])
+    return _merged(first, _detected_closer(image, hom, models_dir, side / DET_SIZE, side, side))
+
+
+def _detected_closer(image: np.ndarray, hom: np.ndarray, models_dir, k: float, w: int, h: int,
+                     x0: float = 0.0, y0: float = 0.0) -> list[Seen]:
+    """The detector's tiles in the ``w`` x ``h`` window of the square ``k`` times enlarged from (``x0``, ``y0``)
+    (the whole square from its corner for ``detect_table``), outlined in the square's pixels."""
+    to_window = np.array([[k, 0.0, -k * x0], [0.0, k, -k * y0], [0.0, 0.0, 1.0]])
+    closer = cv2.warpPerspective(image, to_window @ hom, (w, h), flags=cv2.INTER_AREA)
+    return [replace(t, cx=t.cx / k + x0, cy=t.cy / k + y0, w=t.w / k, h=t.h / k) for t in detect(closer, models_dir)]
 
 
 def _merged(first: list[Seen], seen: list[Seen]) -> list[Seen]:
@@ -392,11 +398,17 @@ def _closer_side(first: list[Seen], look: CloserLook, closer_by: float = 1.0) ->
             return 0
         zoom = look.square / DET_SIZE  # no measure of the tiles: the closest look there is
     else:
-        typical = float(np.median(along))
-        zoom = closer_by * (1.0 if typical >= look.small
-                            else min(look.close / typical, look.large / float(np.quantile(along, 0.9))))
+        zoom = closer_by * _closer_zoom(along, look)
     side = int(min(look.square, DET_SIZE * zoom) // 32 * 32)
     return side if side >= DET_SIZE * MIN_ZOOM else 0
+
+
+def _closer_zoom(along: list[float], look: CloserLook) -> float:
+    """How many times the closer look enlarges the square for lying tiles of these lengths (``along``, in its
+    pixels): the typical one shown ``look.close`` long, the longest tenth at most ``look.large``; 1 where the
+    typical one is ``look.small`` or longer."""
+    typical = float(np.median(along))
+    return 1.0 if typical >= look.small else min(look.close / typical, look.large / float(np.quantile(along, 0.9)))
 
 
 def _uncovered(tiles: list[Seen], others: list[Seen]) -> list[Seen]:
@@ -1173,10 +1185,7 @@ def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray,
     window = _few_tiles_window(first, look)
     if window is not None:
         x0, y0, k, w, h = window
-        to_window = np.array([[k, 0.0, -k * x0], [0.0, k, -k * y0], [0.0, 0.0, 1.0]])
-        closer = cv2.warpPerspective(image, to_window @ hom, (w, h), flags=cv2.INTER_AREA)
-        seen = [replace(t, cx=t.cx / k + x0, cy=t.cy / k + y0, w=t.w / k, h=t.h / k)
-                for t in detect(closer, models_dir)]
+        seen = _detected_closer(image, hom, models_dir, k, w, h, x0, y0)
         mine = [replace(t) for t in first]  # the first look's tiles it keeps, its own: reading turns them
         looks.append([t for t in _in_view(_merged(mine, seen), np.linalg.inv(hom), image.shape[1], image.shape[0])
                       if not _in_corner(t.cx, t.cy, DET_SIZE)])
@@ -1193,8 +1202,7 @@ def _few_tiles_window(first: list[Seen], look: CloserLook) -> tuple[float, float
     if not along:
         return None
     typical = float(np.median(along))
-    zoom = WINDOW_AGAIN * (1.0 if typical >= look.small
-                           else min(look.close / typical, look.large / float(np.quantile(along, 0.9))))
+    zoom = WINDOW_AGAIN * _closer_zoom(along, look)
     pad = AROUND * typical
     x0 = max(0.0, min(t.cx - t.w / 2 for t in sure) - pad)
     x1 = min(float(DET_SIZE), max(t.cx + t.w / 2 for t in sure) + pad)
@@ -1214,7 +1222,7 @@ def _few_sure(tiles: list[Seen], look: CloserLook) -> bool:
     Why only few: a table with many lying tiles measures them well, its
     many sizes averaging out, and the second look and reading cost as much
     as the first (docs/training.md, "Few tiles looked at again")."""
-    return look.again > 1.0 and FEW_SURE <= sum(t.state != "standing" and t.heat >= FAINT for t in tiles) < FEW_LYING
+    return look.again > 1.0 and FEW_SURE <= _sure_lying(tiles) < FEW_LYING
 
 
 def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,

@@ -49,14 +49,18 @@ ROW_OF_TWO = 1
 def strewn(tiles: list[Seen], angles: np.ndarray) -> list[int]:
     """Indices of the tiles lying at a slant of their own (``angles``: each one's slant in the square, folded),
     the most turned first, at most ``MAX_TILES``."""
-    angles = np.asarray(angles, np.float64)
-    out = [i for i, a in enumerate(angles) if abs(a) >= MIN_TURN and not _in_line(tiles, angles, i).any()]
+    angles, xy = np.asarray(angles, np.float64), _centres(tiles)
+    out = [i for i, a in enumerate(angles) if abs(a) >= MIN_TURN and not _in_line(tiles, xy, angles, i).any()]
     return sorted(out, key=lambda i: -abs(angles[i]))[:MAX_TILES]
 
 
-def _in_line(tiles: list[Seen], angles: np.ndarray, i: int) -> np.ndarray:
-    """Which tiles touch tile ``i`` lying at its slant in line with one of its sides (a row with it)."""
-    xy = np.float64([[t.cx, t.cy] for t in tiles])
+def _centres(tiles: list[Seen]) -> np.ndarray:
+    return np.float64([[t.cx, t.cy] for t in tiles]).reshape(-1, 2)
+
+
+def _in_line(tiles: list[Seen], xy: np.ndarray, angles: np.ndarray, i: int) -> np.ndarray:
+    """Which tiles (centred at ``xy``) touch tile ``i`` lying at its slant in line with one of its sides (a row
+    with it)."""
     d = xy - xy[i]
     a, t = angles[i], tiles[i]
     near = ((np.abs(fold(angles - a)) <= SAME_TURN) & (np.hypot(d[:, 0], d[:, 1]) < TOUCHING * max(t.w, t.h))
@@ -78,9 +82,9 @@ def unsure_at_a_slant(tiles: list[Seen], angles: np.ndarray, sure: np.ndarray) -
     caller). A tile with a neighbour in line on both sides is one of a
     longer row (a rack), which its window outlines over a neighbour surely.
     """
-    angles, sure = np.asarray(angles, np.float64), np.asarray(sure, np.float64)
+    angles, sure, xy = np.asarray(angles, np.float64), np.asarray(sure, np.float64), _centres(tiles)
     out = [i for i, a in enumerate(angles)
-           if abs(a) >= MIN_TURN and sure[i] < UNSURE and _in_line(tiles, angles, i).sum() <= ROW_OF_TWO]
+           if abs(a) >= MIN_TURN and sure[i] < UNSURE and _in_line(tiles, xy, angles, i).sum() <= ROW_OF_TWO]
     return sorted(out, key=lambda i: sure[i])[:MAX_TILES]
 
 
