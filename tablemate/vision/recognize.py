@@ -299,13 +299,10 @@ MOST_AGAIN = 3.2   # ... at most this many times as large as the first look show
 
 
 def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
-                 look: CloserLook = WIDE_LOOK, closer_by: float = 1.0, first: list[Seen] | None = None) -> list[Seen]:
+                 look: CloserLook = WIDE_LOOK, first: list[Seen] | None = None) -> list[Seen]:
     """Tiles of the play area (``rectified`` by ``hom`` from ``image``) in its square; small ones looked at closer.
 
-    ``closer_by``: the closer look taken this many times closer than the
-    first look's measure of the tiles asks for (a still of few tiles looked
-    at again, ``recognize_array``), within ``look.square``. ``first``: the
-    first look (``detect`` of ``rectified``) where it was already taken, in
+    ``first``: the first look (``detect`` of ``rectified``) where it was already taken, in
     outlines of its own (they are returned, and readers change them).
 
     Why: the detector sees the play area as a 640-pixel square, where a
@@ -357,7 +354,7 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     mirrored look, cost every such frame.
     """
     first = detect(rectified, models_dir) if first is None else first
-    side = _closer_side(first, look, closer_by)
+    side = _closer_side(first, look)
     if not side:
         return first
     return _merged(first, _detected_closer(image, hom, models_dir, side / DET_SIZE, side, side))
@@ -1037,8 +1034,8 @@ def _in_corner(x: float, y: float, size: float) -> bool:
 
 
 def _seen(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir, look: CloserLook,
-          closer_by: float = 1.0, first: list[Seen] | None = None) -> list[Seen]:
-    return _in_view(detect_table(image, hom, rectified, models_dir, look, closer_by, first), np.linalg.inv(hom),
+          first: list[Seen] | None = None) -> list[Seen]:
+    return _in_view(detect_table(image, hom, rectified, models_dir, look, first), np.linalg.inv(hom),
                     image.shape[1], image.shape[0])
 
 
@@ -1147,10 +1144,10 @@ def _read_at_a_slant_again(faces: list[Seen], probs: np.ndarray, image: np.ndarr
             f.cx, f.cy, f.w, f.h, f.orient, f.turn, f.tilt = t.cx, t.cy, t.w, t.h, t.orient, t.turn, t.tilt
 
 
-def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir, look: CloserLook,
+def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, models_dir, look: CloserLook,
                       first: list[Seen]) -> list[list[Seen]]:
-    """The tiles of a still of few lying tiles found again: ``look.again`` times closer, and ``WINDOW_AGAIN``
-    times closer in a window around them; none where the first closer look was already the closest.
+    """The tiles of a still of few lying tiles found again in a window around them: ``look.again`` times closer,
+    and ``WINDOW_AGAIN`` times closer; none where the first closer look was already the closest.
 
     Why: the first look measures how large the tiles are and shows them to
     the detector by that measure, but thick tiles photographed at a slant
@@ -1167,24 +1164,26 @@ def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray,
     times the first look's lying tiles, or ``SURE_SPLIT`` times its surely
     found ones, is not kept however surely it reads (a rack seen from the
     side at 4.0 cm: 31 outlines of 15 tiles where the first look had 14;
-    four 5m at 2.2 cm split into eight read S and F). Why a window for the
-    closest look: a few tiles fill a small part of the play area, and the
-    window goes that close (at most ``MOST_AGAIN`` times the first look)
-    within the pixels of the 1152-pixel square (``look.square``), where the
-    whole square that close costs three times the detection (docs/
-    training.md, "Few tiles looked at again in a window around them").
-    Why no turned look here (``_look_turned``): it would double the second
-    look's cost, and a still of few tiles read unsurely is the one case
-    that pays for it. ``first``: the first look of ``rectified``
-    (``detect``), in outlines of its own, as ``detect_table``'s.
+    four 5m at 2.2 cm split into eight read S and F). Why windows: a few
+    tiles fill a small part of the play area, and the detector's work
+    grows with the pixels it is shown; the whole square 1.5 times closer
+    was a 1024-1152-pixel detection, a quarter of such a still's time,
+    and the closest look in the whole square would cost three times that
+    (docs/training.md, "Few tiles looked at again in a window around
+    them", "The few tiles' first closer look in a window too"). Why no
+    turned look here (``_look_turned``): it would double the second look's
+    cost, and a still of few tiles read unsurely is the one case that pays
+    for it. ``first``: the first look at the play area's square (``detect``),
+    in outlines of its own, as ``detect_table``'s.
     """
-    if _closer_side(first, look, look.again) == _closer_side(first, look):
+    side = _closer_side(first, look, look.again)
+    if side == _closer_side(first, look):  # so too where the first look found under FEW_SURE lying tiles surely
         return []
-    looks = [[t for t in _seen(image, hom, rectified, models_dir, look, look.again, first)
-              if not _in_corner(t.cx, t.cy, DET_SIZE)]]
-    window = _few_tiles_window(first, look)
-    if window is not None:
-        x0, y0, k, w, h = window
+    sure = [t for t in first if t.heat >= FAINT]
+    along = [max(t.w, t.h) for t in sure if t.state != "standing"]
+    looks = []
+    for around, zoom in zip((first, sure), _few_tiles_zooms(along, look, side)):
+        x0, y0, k, w, h = _few_tiles_window(around, along, look, zoom)
         seen = _detected_closer(image, hom, models_dir, k, w, h, x0, y0)
         mine = [replace(t) for t in first]  # the first look's tiles it keeps, its own: reading turns them
         looks.append([t for t in _in_view(_merged(mine, seen), np.linalg.inv(hom), image.shape[1], image.shape[0])
@@ -1192,23 +1191,34 @@ def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray,
     return looks
 
 
-def _few_tiles_window(first: list[Seen], look: CloserLook) -> tuple[float, float, float, int, int] | None:
-    """(left, top, scale, width, height) of the window of the square the closest look at few tiles detects: the
-    first look's surely found tiles and ``AROUND`` of their typical lengths around them, ``WINDOW_AGAIN`` times as
-    large as the first closer look shows them, at most ``MOST_AGAIN`` times the first look and within
-    ``look.square`` squared pixels; None where the first look found no lying tile surely."""
-    sure = [t for t in first if t.heat >= FAINT]
-    along = [max(t.w, t.h) for t in sure if t.state != "standing"]
-    if not along:
-        return None
-    typical = float(np.median(along))
-    zoom = WINDOW_AGAIN * _closer_zoom(along, look)
-    pad = AROUND * typical
-    x0 = max(0.0, min(t.cx - t.w / 2 for t in sure) - pad)
-    x1 = min(float(DET_SIZE), max(t.cx + t.w / 2 for t in sure) + pad)
-    y0 = max(0.0, min(t.cy - t.h / 2 for t in sure) - pad)
-    y1 = min(float(DET_SIZE), max(t.cy + t.h / 2 for t in sure) + pad)
-    k = min(zoom, MOST_AGAIN, look.square / float(np.sqrt((x1 - x0) * (y1 - y0))))
+def _few_tiles_zooms(along: list[float], look: CloserLook, side: int) -> tuple[float, float]:
+    """How many times the square is enlarged in the two windows of a still of few tiles (``_few_tiles_closer``):
+    as much as the whole square ``look.again`` times closer was (``side`` its side), and ``WINDOW_AGAIN`` times
+    as much as the first closer look enlarged it for the first look's surely found lying tiles (``along``), at
+    most ``MOST_AGAIN`` times."""
+    return side / DET_SIZE, min(WINDOW_AGAIN * _closer_zoom(along, look), MOST_AGAIN)
+
+
+def _few_tiles_window(tiles: list[Seen], along: list[float], look: CloserLook,
+                      zoom: float) -> tuple[float, float, float, int, int]:
+    """(left, top, scale, width, height) of a window of the square a closer look at few tiles detects: ``tiles``
+    and ``AROUND`` typical lengths of the first look's surely found lying tiles (``along``) around them, ``zoom``
+    times enlarged within ``look.square`` squared pixels.
+
+    Why every outline of the first look for the look 1.5 times closer, faint
+    ones too: a tile the first look saw only faintly is one the closer look
+    is there to find (around the sure tiles alone, a flower beside a bamboo
+    was cut at the window's edge and read 5p at 3.0 cm), and that look is
+    no less close for it. Why the sure ones alone for the closest: faint
+    outlines strewn over the mat would widen its window, and within the
+    square's pixels it would be the less close (the nine character tiles at
+    1.8 cm: 2 of them read wrong around the sure ones, 9 around all)."""
+    pad = AROUND * float(np.median(along))
+    x0 = max(0.0, min(t.cx - t.w / 2 for t in tiles) - pad)
+    x1 = min(float(DET_SIZE), max(t.cx + t.w / 2 for t in tiles) + pad)
+    y0 = max(0.0, min(t.cy - t.h / 2 for t in tiles) - pad)
+    y1 = min(float(DET_SIZE), max(t.cy + t.h / 2 for t in tiles) + pad)
+    k = min(zoom, look.square / float(np.sqrt((x1 - x0) * (y1 - y0))))
     return x0, y0, k, int(np.ceil((x1 - x0) * k / 32) * 32), int(np.ceil((y1 - y0) * k / 32) * 32)
 
 
@@ -1279,7 +1289,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     first = first_reading(tiles, image, to_image, models_dir, tile_set)
     if few and first.sureness() < SURE_ENOUGH:  # few tiles read unsurely: seen closer, the surer reading
         first_sure, first_outlines = _sure_lying(tiles), len(first.probs)  # a closer look with many more split them
-        for again in _few_tiles_closer(image, hom, rectified, models_dir, look, kept_first):
+        for again in _few_tiles_closer(image, hom, models_dir, look, kept_first):
             lay_down_centre_tiles(again, DET_SIZE)
             if _sure_lying(again) >= SURE_SPLIT * first_sure:
                 continue

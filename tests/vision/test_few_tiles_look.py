@@ -15,7 +15,8 @@ import pytest
 from tablemate.vision import recognize
 from tablemate.vision.contract import DET_SIZE
 from tablemate.vision.grouping import Seen
-from tablemate.vision.recognize import AROUND, MOST_AGAIN, WIDE_LOOK, WINDOW_AGAIN, _few_tiles_window, recognize_image
+from tablemate.vision.recognize import (AROUND, MOST_AGAIN, WIDE_LOOK, WINDOW_AGAIN, _few_tiles_window, _few_tiles_zooms,
+                                        recognize_image)
 from tablemate.vision.train import photos_real
 
 from .test_closer_look import DATA
@@ -70,11 +71,12 @@ def test_thick_tiles_at_a_slant_are_read_from_the_closer_look(tmp_path, looks_ag
 
 
 def test_thick_tiles_at_a_slant_and_small_are_read_from_the_window_look(tmp_path, monkeypatch):
-    """The same photo at 1.8 cm: the whole square 1.5 times closer still shows them too small (one read right);
-    a window around them 2.25 times closer shows them whole."""
+    """The same photo at 1.8 cm: 1.5 times closer still shows them too small (one read right); a window around
+    them 2.25 times closer shows them whole."""
     photo = _photo("character_family_003_jpg_v1.jpg")
     right, _ = _recognized(photo, 1.8, tmp_path)
-    monkeypatch.setattr(recognize, "_few_tiles_window", lambda *args: None)  # the whole square's look alone
+    real = recognize._few_tiles_closer
+    monkeypatch.setattr(recognize, "_few_tiles_closer", lambda *args: real(*args)[:1])  # the 1.5 times closer alone
     before, _ = _recognized(photo, 1.8, tmp_path)
     assert right >= 7 and right >= before + 5
 
@@ -113,7 +115,7 @@ def test_a_close_up_of_four_tiles_the_closer_look_splits_keeps_the_first_look(tm
     assert right < 4 or outlines > 4
 
 
-def test_the_second_look_reuses_the_first_looks_detection(tmp_path, monkeypatch):
+def test_the_second_look_reuses_the_first_looks_detection(tmp_path, monkeypatch, looks_again):
     """The second look's cost is its closer square and its reading: the play square it starts from was detected
     once already (a 640-pixel detection, with its mirror, is about 30 ms of a still's 300)."""
     squares = []
@@ -124,7 +126,7 @@ def test_the_second_look_reuses_the_first_looks_detection(tmp_path, monkeypatch)
         return real(square, models_dir)
     monkeypatch.setattr(recognize, "detect", spy)
     right, _ = _recognized(_photo("character_family_003_jpg_v1.jpg"), 3.0, tmp_path)
-    assert right >= 8 and any(s.shape[0] > DET_SIZE for s in squares)  # the second, closer look was taken
+    assert right >= 8 and looks_again and looks_again[-1][1]  # the second, closer looks were taken
     same = [i for i, s in enumerate(squares) for t in squares[:i] if s.shape == t.shape and np.array_equal(s, t)]
     assert not same  # no square detected twice
 
@@ -184,22 +186,46 @@ def _lying(cx, cy, length=40.0, heat=0.9):
     return Seen(cx, cy, 0.75 * length, length, 0, "face_up", heat=heat)
 
 
-def test_the_window_holds_the_sure_tiles_and_their_surroundings_enlarged_as_asked():
-    """Nine tiles 40 pixels long (no closer look of their own) in a corner of the play square: the window holds
-    them and 1.5 of their lengths around them, ``WINDOW_AGAIN`` times as large, in whole cells of 32 pixels."""
-    tiles = [_lying(100 + 35 * (i % 3), 120 + 45 * (i // 3)) for i in range(9)] + [_lying(600, 600, heat=0.2)]
-    x0, y0, k, w, h = _few_tiles_window(tiles, WIDE_LOOK)
-    assert k == pytest.approx(WINDOW_AGAIN)
+def test_the_closer_looks_at_few_tiles_detect_windows_around_them(tmp_path, monkeypatch):
+    """Nine tiles at 3.0 cm: the look 1.5 times closer is as close as the whole square 1.5 times closer, but
+    detects a window around the tiles, not the whole square (the detector's work grows with its pixels)."""
+    windows = []
+    real = recognize._few_tiles_window
+
+    def spy(first, along, look, zoom):
+        windows.append((zoom, real(first, along, look, zoom)))
+        return windows[-1][1]
+    monkeypatch.setattr(recognize, "_few_tiles_window", spy)
+    right, _ = _recognized(_photo("character_family_003_jpg_v1.jpg"), 3.0, tmp_path)
+    assert right >= 8 and len(windows) == 2
+    (zoom, (_, _, k, w, h)), (_, (_, _, k2, w2, h2)) = windows
+    assert k == zoom > 1.15 and k2 > k  # the first window as close as the whole square was, the second closer
+    assert w * h < (DET_SIZE * k) ** 2 / 2 and w2 * h2 <= WIDE_LOOK.square ** 2
+
+
+def test_the_window_holds_the_first_looks_tiles_and_their_surroundings_enlarged_as_asked():
+    """Nine tiles 40 pixels long in a corner of the play square and a faint outline: the window holds them all
+    (the closer look is there to find the faint ones) and 1.5 of the sure tiles' lengths around them, enlarged as
+    asked, in whole cells of 32 pixels."""
+    tiles = [_lying(100 + 35 * (i % 3), 120 + 45 * (i // 3)) for i in range(9)] + [_lying(330, 240, 20.0, heat=0.2)]
+    along = [40.0] * 9
+    x0, y0, k, w, h = _few_tiles_window(tiles, along, WIDE_LOOK, 2.0)
+    assert k == pytest.approx(2.0)
     assert x0 == pytest.approx(100 - 15 - AROUND * 40) and y0 == pytest.approx(120 - 20 - AROUND * 40)
-    assert x0 + w / k >= 170 + 15 + AROUND * 40 and y0 + h / k >= 210 + 20 + AROUND * 40  # the faint one left out
-    assert w % 32 == 0 and h % 32 == 0 and x0 + w / k < 400
+    assert x0 + w / k >= 330 + 7.5 + AROUND * 40 and y0 + h / k >= 250 + AROUND * 40  # the faint one too
+    assert w % 32 == 0 and h % 32 == 0 and x0 + w / k < 330 + 7.5 + AROUND * 40 + 32 / k
 
 
-def test_the_window_is_held_to_the_squares_pixels_and_to_the_closest_look():
+def test_the_window_is_held_to_the_squares_pixels():
     spread = [_lying(40 + 560 * (i % 2), 40 + 560 * (i // 2), 30.0) for i in range(4)]  # the whole square
-    _, _, k, w, h = _few_tiles_window(spread, WIDE_LOOK)
+    _, _, k, w, h = _few_tiles_window(spread, [30.0] * 4, WIDE_LOOK, 3.0)
     assert k == pytest.approx(WIDE_LOOK.square / DET_SIZE) and w == h == WIDE_LOOK.square
-    small = [_lying(100 + 20 * i, 100, 24.0) for i in range(6)]  # shown 1.6 times as large by the first closer look
-    _, _, k, _, _ = _few_tiles_window(small, WIDE_LOOK)
-    assert k == MOST_AGAIN
-    assert _few_tiles_window([_lying(100, 100, heat=0.2)], WIDE_LOOK) is None  # no tile found surely
+
+
+def test_the_closest_window_is_held_to_the_closest_look():
+    """The first window as close as the whole square ``look.again`` times closer was; the second
+    ``WINDOW_AGAIN`` times as close as the first closer look, at most ``MOST_AGAIN`` times the first look."""
+    first_closer = WIDE_LOOK.large / 30  # the first closer look shows tiles all 30 long as long as its largest
+    assert _few_tiles_zooms([30.0] * 6, WIDE_LOOK, 992) == (pytest.approx(992 / DET_SIZE),
+                                                            pytest.approx(WINDOW_AGAIN * first_closer))
+    assert _few_tiles_zooms([24.0] * 6, WIDE_LOOK, 1152)[1] == MOST_AGAIN  # shown 1.6 times as large first
