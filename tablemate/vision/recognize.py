@@ -267,6 +267,7 @@ class CloserLook:
     square: int   # ... in a square of at most this many pixels (1024 is about 2.6 times the first look's work)
     again: float = 1.0  # a still of few lying tiles is looked at this many times closer again (1.0: never)
     strewn: bool = False  # tiles lying each at a slant of its own are outlined again one by one (``strewn_look``)
+    windowed: bool = False  # the closer look detects a window around the first look's tiles (``_closer_window``)
 
 
 #: Stills read without a learned set: every tile under 3.4 cm is shown as a 4.0 cm one, the longest tenth at most
@@ -277,7 +278,7 @@ class CloserLook:
 #: 97.68 %), for 15-28 ms and 17 MB more a 12 MP still (docs/training.md, "A 1152-pixel square for stills").
 #: Why ``again``: a first look that measures few tiles too long (thick tiles at a slant, their sides taken for face)
 #: shows them too small; looked at 1.5 times closer they are read surer (``recognize_array``).
-WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5, strewn=True)
+WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5, strewn=True, windowed=True)
 #: Tables read with a learned set, the set's grid as it is enrolled, video frames (``app.frame_vision.closer_look``)
 #: and the readers' training crops cut from the detector's outlines: tiles under 2.4 cm shown as 3.0 cm ones, the
 #: longest tenth at most as 3.6 cm ones. Why apart: a set is learned from crops cut along this look's outlines, and
@@ -286,6 +287,7 @@ WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.
 #: outline crops were cut with this look too.
 NARROW_LOOK = CloserLook(small=24.0, close=30.0, large=36.0, square=1024)
 MIN_ZOOM = 1.15    # a closer look that would enlarge less than this is not taken
+CELL = 32          # the detector's coarsest cells are this many pixels apart: its squares and windows are whole cells
 COVERED = 0.8      # a first-look outline with a closer-look centre this near (in its short sides) is that tile
 FEW_SURE = 4       # a first look sure of fewer tiles than this cannot say how large they are
 FEW_LYING = 16     # a still sure of fewer lying tiles than this ...
@@ -351,13 +353,47 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     small for it still draw faint outlines, in twos and fours), and takes
     no closer look: the appliance sees the bare mat between hands, and the
     closest look, a fruitless two detections of a 1024 square with the
-    mirrored look, cost every such frame.
+    mirrored look, cost every such frame. With ``look.windowed`` (a still
+    read without a set) the closer look detects only the part of its
+    square around the first look's tiles (``_closer_window``).
     """
     first = detect(rectified, models_dir) if first is None else first
     side = _closer_side(first, look)
     if not side:
         return first
-    return _merged(first, _detected_closer(image, hom, models_dir, side / DET_SIZE, side, side))
+    return _merged(first, _detected_closer(image, hom, models_dir, side / DET_SIZE, *_closer_window(first, look, side)))
+
+
+def _closer_window(first: list[Seen], look: CloserLook, side: int) -> tuple[int, int, float, float]:
+    """(width, height, left, top) of the part of the closer square (``side`` pixels) a closer look detects, the
+    first two in the closer square's pixels, the last two in the play square's: with ``look.windowed``, every
+    outline of the first look ``first`` and ``AROUND`` typical lengths of its surely found lying tiles around
+    them, in whole cells of the closer square; else, or where the first look found fewer than ``FEW_SURE`` lying
+    tiles surely, the whole square.
+
+    Why: the detector's work grows with the pixels it is shown, and a
+    phone photo of a hand or of a few discards fills a small part of the
+    play area (28 discards strewn at 2.2 cm: a 448-pixel window of the
+    1120-pixel square). A table in play spreads its tiles over the square,
+    and the window is the square. Why in the square's own cells: a window
+    whose corner lies on one of them shows the detector the same pixels in
+    the same cells, and it finds there what it finds in the whole square;
+    cut anywhere, its cells fall between the square's, and the held-out
+    photos' readings moved by up to four tiles a size either way (docs/
+    training.md, "The closer look in a window around the tiles"). Why not
+    with fewer sure tiles: the first look then has no measure of them, and
+    tiles too small for it draw faint outlines in twos and fours, not
+    where every tile lies (``detect_table``).
+    """
+    along = [max(t.w, t.h) for t in first if t.heat >= FAINT and t.state != "standing"]
+    if not look.windowed or len(along) < FEW_SURE:
+        return side, side, 0.0, 0.0
+    k, pad = side / DET_SIZE, AROUND * float(np.median(along))
+    left = np.floor(max(0.0, min(t.cx - t.w / 2 for t in first) - pad) * k / CELL) * CELL
+    top = np.floor(max(0.0, min(t.cy - t.h / 2 for t in first) - pad) * k / CELL) * CELL
+    right = min(side, np.ceil((max(t.cx + t.w / 2 for t in first) + pad) * k / CELL) * CELL)
+    bottom = min(side, np.ceil((max(t.cy + t.h / 2 for t in first) + pad) * k / CELL) * CELL)
+    return int(right - left), int(bottom - top), left / k, top / k
 
 
 def _detected_closer(image: np.ndarray, hom: np.ndarray, models_dir, k: float, w: int, h: int,
@@ -396,7 +432,7 @@ def _closer_side(first: list[Seen], look: CloserLook, closer_by: float = 1.0) ->
         zoom = look.square / DET_SIZE  # no measure of the tiles: the closest look there is
     else:
         zoom = closer_by * _closer_zoom(along, look)
-    side = int(min(look.square, DET_SIZE * zoom) // 32 * 32)
+    side = int(min(look.square, DET_SIZE * zoom) // CELL * CELL)
     return side if side >= DET_SIZE * MIN_ZOOM else 0
 
 
@@ -1146,8 +1182,9 @@ def _read_at_a_slant_again(faces: list[Seen], probs: np.ndarray, image: np.ndarr
 
 def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, models_dir, look: CloserLook,
                       first: list[Seen]) -> list[list[Seen]]:
-    """The tiles of a still of few lying tiles found again in a window around them: ``look.again`` times closer,
-    and ``WINDOW_AGAIN`` times closer; none where the first closer look was already the closest.
+    """The tiles of a still of few lying tiles found again: ``look.again`` times closer (in that square's window
+    around them, ``_closer_window``), and ``WINDOW_AGAIN`` times closer in a window around the surely found ones;
+    none where the first closer look was already the closest.
 
     Why: the first look measures how large the tiles are and shows them to
     the detector by that measure, but thick tiles photographed at a slant
@@ -1170,7 +1207,7 @@ def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, models_dir, look: Clos
     was a 1024-1152-pixel detection, a quarter of such a still's time,
     and the closest look in the whole square would cost three times that
     (docs/training.md, "Few tiles looked at again in a window around
-    them", "The few tiles' first closer look in a window too"). Why no
+    them", "The closer look in a window around the tiles"). Why no
     turned look here (``_look_turned``): it would double the second look's
     cost, and a still of few tiles read unsurely is the one case that pays
     for it. ``first``: the first look at the play area's square (``detect``),
@@ -1179,11 +1216,8 @@ def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, models_dir, look: Clos
     side = _closer_side(first, look, look.again)
     if side == _closer_side(first, look):  # so too where the first look found under FEW_SURE lying tiles surely
         return []
-    sure = [t for t in first if t.heat >= FAINT]
-    along = [max(t.w, t.h) for t in sure if t.state != "standing"]
     looks = []
-    for around, zoom in zip((first, sure), _few_tiles_zooms(along, look, side)):
-        x0, y0, k, w, h = _few_tiles_window(around, along, look, zoom)
+    for k, w, h, x0, y0 in ((side / DET_SIZE, *_closer_window(first, look, side)), _few_tiles_window(first, look)):
         seen = _detected_closer(image, hom, models_dir, k, w, h, x0, y0)
         mine = [replace(t) for t in first]  # the first look's tiles it keeps, its own: reading turns them
         looks.append([t for t in _in_view(_merged(mine, seen), np.linalg.inv(hom), image.shape[1], image.shape[0])
@@ -1191,35 +1225,26 @@ def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, models_dir, look: Clos
     return looks
 
 
-def _few_tiles_zooms(along: list[float], look: CloserLook, side: int) -> tuple[float, float]:
-    """How many times the square is enlarged in the two windows of a still of few tiles (``_few_tiles_closer``):
-    as much as the whole square ``look.again`` times closer was (``side`` its side), and ``WINDOW_AGAIN`` times
-    as much as the first closer look enlarged it for the first look's surely found lying tiles (``along``), at
-    most ``MOST_AGAIN`` times."""
-    return side / DET_SIZE, min(WINDOW_AGAIN * _closer_zoom(along, look), MOST_AGAIN)
+def _few_tiles_window(first: list[Seen], look: CloserLook) -> tuple[float, int, int, float, float]:
+    """(scale, width, height, left, top) of the window of the square the closest look at few tiles detects: the
+    first look's surely found tiles and ``AROUND`` of their typical lengths around them, ``WINDOW_AGAIN`` times as
+    large as the first closer look shows them, at most ``MOST_AGAIN`` times the first look and within
+    ``look.square`` squared pixels.
 
-
-def _few_tiles_window(tiles: list[Seen], along: list[float], look: CloserLook,
-                      zoom: float) -> tuple[float, float, float, int, int]:
-    """(left, top, scale, width, height) of a window of the square a closer look at few tiles detects: ``tiles``
-    and ``AROUND`` typical lengths of the first look's surely found lying tiles (``along``) around them, ``zoom``
-    times enlarged within ``look.square`` squared pixels.
-
-    Why every outline of the first look for the look 1.5 times closer, faint
-    ones too: a tile the first look saw only faintly is one the closer look
-    is there to find (around the sure tiles alone, a flower beside a bamboo
-    was cut at the window's edge and read 5p at 3.0 cm), and that look is
-    no less close for it. Why the sure ones alone for the closest: faint
-    outlines strewn over the mat would widen its window, and within the
-    square's pixels it would be the less close (the nine character tiles at
-    1.8 cm: 2 of them read wrong around the sure ones, 9 around all)."""
+    Why around the surely found tiles alone: faint outlines strewn over
+    the mat would widen the window, and within the square's pixels it
+    would be the less close (the nine character tiles at 1.8 cm: 2 of them
+    read wrong around the sure ones, all 9 around every outline)."""
+    sure = [t for t in first if t.heat >= FAINT]
+    along = [max(t.w, t.h) for t in sure if t.state != "standing"]
+    zoom = min(WINDOW_AGAIN * _closer_zoom(along, look), MOST_AGAIN)
     pad = AROUND * float(np.median(along))
-    x0 = max(0.0, min(t.cx - t.w / 2 for t in tiles) - pad)
-    x1 = min(float(DET_SIZE), max(t.cx + t.w / 2 for t in tiles) + pad)
-    y0 = max(0.0, min(t.cy - t.h / 2 for t in tiles) - pad)
-    y1 = min(float(DET_SIZE), max(t.cy + t.h / 2 for t in tiles) + pad)
+    x0 = max(0.0, min(t.cx - t.w / 2 for t in sure) - pad)
+    x1 = min(float(DET_SIZE), max(t.cx + t.w / 2 for t in sure) + pad)
+    y0 = max(0.0, min(t.cy - t.h / 2 for t in sure) - pad)
+    y1 = min(float(DET_SIZE), max(t.cy + t.h / 2 for t in sure) + pad)
     k = min(zoom, look.square / float(np.sqrt((x1 - x0) * (y1 - y0))))
-    return x0, y0, k, int(np.ceil((x1 - x0) * k / 32) * 32), int(np.ceil((y1 - y0) * k / 32) * 32)
+    return k, int(np.ceil((x1 - x0) * k / CELL) * CELL), int(np.ceil((y1 - y0) * k / CELL) * CELL), x0, y0
 
 
 def _sure_lying(tiles: list[Seen]) -> int:

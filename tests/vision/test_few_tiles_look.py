@@ -15,8 +15,7 @@ import pytest
 from tablemate.vision import recognize
 from tablemate.vision.contract import DET_SIZE
 from tablemate.vision.grouping import Seen
-from tablemate.vision.recognize import (AROUND, MOST_AGAIN, WIDE_LOOK, WINDOW_AGAIN, _few_tiles_window, _few_tiles_zooms,
-                                        recognize_image)
+from tablemate.vision.recognize import AROUND, MOST_AGAIN, WIDE_LOOK, WINDOW_AGAIN, _few_tiles_window, recognize_image
 from tablemate.vision.train import photos_real
 
 from .test_closer_look import DATA
@@ -167,8 +166,8 @@ def test_a_closer_look_that_splits_every_tile_is_not_kept(tmp_path, looks_again,
 
 def test_no_second_look_where_the_first_was_the_closest_there_is(tmp_path, monkeypatch, looks_again):
     """Four tiles at 1.8 cm read unsurely: their closer look is already as close as the square's cap allows, so
-    1.5 times closer would be the same square detected again (a 1152-pixel detection with its mirror, about a
-    third of such a still's time here). It is not taken."""
+    1.5 times closer would be the same square detected again (a window of the 1152-pixel square, with its mirror).
+    It is not taken."""
     squares = []
     real = recognize.detect
 
@@ -179,7 +178,7 @@ def test_no_second_look_where_the_first_was_the_closest_there_is(tmp_path, monke
     right, outlines = _recognized(_photo("IMG_20231214_092851_jpg_v0.jpg"), 1.8, tmp_path)
     assert right == 4
     assert len(looks_again) == 1 and looks_again[0][1] == []  # asked for, and no closer look there
-    assert squares == [DET_SIZE, WIDE_LOOK.square]  # the play square and its one closer look, once each
+    assert len(squares) == 2 and squares[0] == DET_SIZE  # the play square and its one closer look, once each
 
 
 def _lying(cx, cy, length=40.0, heat=0.9):
@@ -188,44 +187,36 @@ def _lying(cx, cy, length=40.0, heat=0.9):
 
 def test_the_closer_looks_at_few_tiles_detect_windows_around_them(tmp_path, monkeypatch):
     """Nine tiles at 3.0 cm: the look 1.5 times closer is as close as the whole square 1.5 times closer, but
-    detects a window around the tiles, not the whole square (the detector's work grows with its pixels)."""
-    windows = []
-    real = recognize._few_tiles_window
+    detects a window of it around the tiles (the detector's work grows with its pixels); the closest is closer."""
+    shown = []
+    real = recognize._detected_closer
 
-    def spy(first, along, look, zoom):
-        windows.append((zoom, real(first, along, look, zoom)))
-        return windows[-1][1]
-    monkeypatch.setattr(recognize, "_few_tiles_window", spy)
+    def spy(image, hom, models_dir, k, w, h, x0=0.0, y0=0.0):
+        shown.append((k, w, h))
+        return real(image, hom, models_dir, k, w, h, x0, y0)
+    monkeypatch.setattr(recognize, "_detected_closer", spy)
     right, _ = _recognized(_photo("character_family_003_jpg_v1.jpg"), 3.0, tmp_path)
-    assert right >= 8 and len(windows) == 2
-    (zoom, (_, _, k, w, h)), (_, (_, _, k2, w2, h2)) = windows
-    assert k == zoom > 1.15 and k2 > k  # the first window as close as the whole square was, the second closer
+    assert right >= 8
+    (k, w, h), (k2, w2, h2) = shown[-2:]  # the first closer look took none: these are the few tiles' two
+    assert k > 1.15 and k2 > k
     assert w * h < (DET_SIZE * k) ** 2 / 2 and w2 * h2 <= WIDE_LOOK.square ** 2
 
 
-def test_the_window_holds_the_first_looks_tiles_and_their_surroundings_enlarged_as_asked():
-    """Nine tiles 40 pixels long in a corner of the play square and a faint outline: the window holds them all
-    (the closer look is there to find the faint ones) and 1.5 of the sure tiles' lengths around them, enlarged as
-    asked, in whole cells of 32 pixels."""
-    tiles = [_lying(100 + 35 * (i % 3), 120 + 45 * (i // 3)) for i in range(9)] + [_lying(330, 240, 20.0, heat=0.2)]
-    along = [40.0] * 9
-    x0, y0, k, w, h = _few_tiles_window(tiles, along, WIDE_LOOK, 2.0)
-    assert k == pytest.approx(2.0)
+def test_the_closest_window_holds_the_sure_tiles_and_their_surroundings_enlarged_as_asked():
+    """Nine tiles 40 pixels long (no closer look of their own) in a corner of the play square: the window holds
+    them and 1.5 of their lengths around them, ``WINDOW_AGAIN`` times as large, in whole cells of 32 pixels."""
+    tiles = [_lying(100 + 35 * (i % 3), 120 + 45 * (i // 3)) for i in range(9)] + [_lying(600, 600, heat=0.2)]
+    k, w, h, x0, y0 = _few_tiles_window(tiles, WIDE_LOOK)
+    assert k == pytest.approx(WINDOW_AGAIN)
     assert x0 == pytest.approx(100 - 15 - AROUND * 40) and y0 == pytest.approx(120 - 20 - AROUND * 40)
-    assert x0 + w / k >= 330 + 7.5 + AROUND * 40 and y0 + h / k >= 250 + AROUND * 40  # the faint one too
-    assert w % 32 == 0 and h % 32 == 0 and x0 + w / k < 330 + 7.5 + AROUND * 40 + 32 / k
+    assert x0 + w / k >= 170 + 15 + AROUND * 40 and y0 + h / k >= 210 + 20 + AROUND * 40  # the faint one left out
+    assert w % 32 == 0 and h % 32 == 0 and x0 + w / k < 400
 
 
-def test_the_window_is_held_to_the_squares_pixels():
+def test_the_closest_window_is_held_to_the_squares_pixels_and_to_the_closest_look():
     spread = [_lying(40 + 560 * (i % 2), 40 + 560 * (i // 2), 30.0) for i in range(4)]  # the whole square
-    _, _, k, w, h = _few_tiles_window(spread, [30.0] * 4, WIDE_LOOK, 3.0)
+    k, w, h, _, _ = _few_tiles_window(spread, WIDE_LOOK)
     assert k == pytest.approx(WIDE_LOOK.square / DET_SIZE) and w == h == WIDE_LOOK.square
-
-
-def test_the_closest_window_is_held_to_the_closest_look():
-    """The first window as close as the whole square ``look.again`` times closer was; the second
-    ``WINDOW_AGAIN`` times as close as the first closer look, at most ``MOST_AGAIN`` times the first look."""
-    first_closer = WIDE_LOOK.large / 30  # the first closer look shows tiles all 30 long as long as its largest
-    assert _few_tiles_zooms([30.0] * 6, WIDE_LOOK, 992) == (pytest.approx(992 / DET_SIZE),
-                                                            pytest.approx(WINDOW_AGAIN * first_closer))
-    assert _few_tiles_zooms([24.0] * 6, WIDE_LOOK, 1152)[1] == MOST_AGAIN  # shown 1.6 times as large first
+    small = [_lying(100 + 20 * i, 100, 24.0) for i in range(6)]  # shown 1.6 times as large by the first closer look
+    k, _, _, _, _ = _few_tiles_window(small, WIDE_LOOK)
+    assert k == MOST_AGAIN
