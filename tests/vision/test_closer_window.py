@@ -4,19 +4,14 @@
 The photo is a held-out real one (tests/vision/data/README.md): 28 discards strewn on a table, laid on a mat as the
 photo benchmark lays it, so that they fill a small part of the play area.
 """
-import json
-
-import cv2
-import numpy as np
 import pytest
 
 from tablemate.vision import recognize
 from tablemate.vision.contract import DET_SIZE
 from tablemate.vision.grouping import Seen
-from tablemate.vision.recognize import AROUND, CELL, FEW_SURE, NARROW_LOOK, WIDE_LOOK, _closer_window, recognize_image
-from tablemate.vision.train import photos_real
+from tablemate.vision.recognize import AROUND, CELL, FEW_SURE, NARROW_LOOK, WIDE_LOOK, _closer_window
 
-from .test_closer_look import DATA
+from .test_few_tiles_look import _photo, read_on_labels
 
 
 def _lying(cx, cy, length=20.0, heat=0.9):
@@ -48,18 +43,6 @@ def test_the_window_stays_in_the_square_and_is_the_square_without_a_measure_of_t
         side, side, 0.0, 0.0)  # a learned set's look and video frames' detect the whole square
 
 
-def _recognized(tmp_path, name, tile_cm):
-    photo, = [p for p in photos_real.load(DATA / "photos-real-sample") if p.image.name == name]
-    img, cal, labels = photos_real.photo_on_mat(photo, tile_cm / 85.0, np.random.default_rng(0))
-    path, cal_path = tmp_path / "still.jpg", tmp_path / "still.cal.json"
-    cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    cal_path.write_text(json.dumps(cal))
-    tiles = recognize_image(str(path), str(cal_path))["tiles"]
-    centres = np.float64([np.mean(t["corners"], axis=0) for t in tiles]).reshape(-1, 2)
-    on_labels, _ = photos_real.outlines_on_labels(centres, [box for _, box in labels])
-    return [None if i is None else tiles[i]["code"] for i in on_labels], [code for code, _ in labels]
-
-
 def test_strewn_discards_read_as_in_the_whole_square_for_a_fraction_of_its_pixels(tmp_path, monkeypatch):
     """28 discards at 2.2 cm: the closer look's 1088-pixel square held 1.2 million pixels; its window a seventh of
     them, and every tile reads as it read from the whole square."""
@@ -70,11 +53,11 @@ def test_strewn_discards_read_as_in_the_whole_square_for_a_fraction_of_its_pixel
         shown.append(square.shape[0] * square.shape[1])
         return real(square, models_dir)
     monkeypatch.setattr(recognize, "detect", spy)
-    windowed, truth = _recognized(tmp_path, "discards_002_jpg_v1.jpg", 2.2)
+    windowed, truth, _ = read_on_labels(_photo("discards_002_jpg_v1.jpg"), 2.2, tmp_path)
     pixels = sum(shown)
     monkeypatch.setattr(recognize, "WIDE_LOOK", recognize.replace(WIDE_LOOK, windowed=False))
     shown.clear()
-    whole, _ = _recognized(tmp_path, "discards_002_jpg_v1.jpg", 2.2)
+    whole, _, _ = read_on_labels(_photo("discards_002_jpg_v1.jpg"), 2.2, tmp_path)
     assert windowed == whole
     assert sum(a == b for a, b in zip(windowed, truth)) >= 24
     assert pixels < sum(shown) / 2

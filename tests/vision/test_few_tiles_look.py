@@ -26,8 +26,9 @@ def _photo(name):
     return photo
 
 
-def _recognized(photo, tile_cm, tmp_path):
-    """(labelled tiles read right, outlines) of the photo laid with tiles ``tile_cm`` of an 85 cm play area."""
+def read_on_labels(photo, tile_cm, tmp_path):
+    """(each labelled tile's reading, None where no outline lies on it; the labels' codes; outlines) of the photo
+    laid with tiles ``tile_cm`` of an 85 cm play area, as the photo benchmark lays it."""
     img, cal, labels = photos_real.photo_on_mat(photo, tile_cm / 85.0, np.random.default_rng(0))
     path, cal_path = tmp_path / "still.jpg", tmp_path / "still.cal.json"
     cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
@@ -35,8 +36,13 @@ def _recognized(photo, tile_cm, tmp_path):
     tiles = recognize_image(str(path), str(cal_path))["tiles"]
     centres = np.float64([np.mean(t["corners"], axis=0) for t in tiles]).reshape(-1, 2)
     on_labels, _ = photos_real.outlines_on_labels(centres, [box for _, box in labels])
-    right = sum(i is not None and tiles[i]["code"] == code for (code, _), i in zip(labels, on_labels))
-    return right, len(tiles)
+    return [None if i is None else tiles[i]["code"] for i in on_labels], [code for code, _ in labels], len(tiles)
+
+
+def _recognized(photo, tile_cm, tmp_path):
+    """(labelled tiles read right, outlines) of the photo laid with tiles ``tile_cm`` of an 85 cm play area."""
+    read, codes, outlines = read_on_labels(photo, tile_cm, tmp_path)
+    return sum(r == c for r, c in zip(read, codes)), outlines
 
 
 @pytest.fixture
