@@ -267,7 +267,6 @@ class CloserLook:
     square: int   # ... in a square of at most this many pixels (1024 is about 2.6 times the first look's work)
     again: float = 1.0  # a still of few lying tiles is looked at this many times closer again (1.0: never)
     strewn: bool = False  # tiles lying each at a slant of its own are outlined again one by one (``strewn_look``)
-    windowed: bool = False  # the closer look detects a window around the first look's tiles (``_closer_window``)
 
 
 #: Stills read without a learned set: every tile under 3.4 cm is shown as a 4.0 cm one, the longest tenth at most
@@ -278,7 +277,7 @@ class CloserLook:
 #: 97.68 %), for 15-28 ms and 17 MB more a 12 MP still (docs/training.md, "A 1152-pixel square for stills").
 #: Why ``again``: a first look that measures few tiles too long (thick tiles at a slant, their sides taken for face)
 #: shows them too small; looked at 1.5 times closer they are read surer (``recognize_array``).
-WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5, strewn=True, windowed=True)
+WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5, strewn=True)
 #: Tables read with a learned set, the set's grid as it is enrolled, video frames (``app.frame_vision.closer_look``)
 #: and the readers' training crops cut from the detector's outlines: tiles under 2.4 cm shown as 3.0 cm ones, the
 #: longest tenth at most as 3.6 cm ones. Why apart: a set is learned from crops cut along this look's outlines, and
@@ -353,49 +352,17 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     small for it still draw faint outlines, in twos and fours), and takes
     no closer look: the appliance sees the bare mat between hands, and the
     closest look, a fruitless two detections of a 1024 square with the
-    mirrored look, cost every such frame. With ``look.windowed`` (a still
-    read without a set) the closer look detects only the part of its
-    square around the first look's tiles (``_closer_window``).
+    mirrored look, cost every such frame. Why the whole square, not a
+    window around the first look's tiles: tiles too small for the first
+    look are not among them (a hand of standing tiles on an area found
+    too large: none of its thirteen; docs/training.md, "The closer look in
+    a window around the tiles").
     """
     first = detect(rectified, models_dir) if first is None else first
     side = _closer_side(first, look)
     if not side:
         return first
-    return _merged(first, _detected_closer(image, hom, models_dir, side / DET_SIZE, *_closer_window(first, look, side)))
-
-
-def _closer_window(first: list[Seen], look: CloserLook, side: int) -> tuple[int, int, float, float]:
-    """(width, height, left, top) of the part of the closer square (``side`` pixels) a closer look detects, the
-    first two in the closer square's pixels, the last two in the play square's: with ``look.windowed``, every
-    outline of the first look ``first`` and ``AROUND`` typical lengths of its surely found lying tiles around
-    them, in whole cells of the closer square; else, or where the first look found fewer than ``FEW_SURE`` lying
-    tiles surely, the whole square.
-
-    Why: the detector's work grows with the pixels it is shown, and a
-    phone photo of a hand or of a few discards fills a small part of the
-    play area (28 discards strewn at 2.2 cm: a seventh of the square's
-    pixels). A table in play spreads its tiles over the square, and the
-    window is the square. Why in the square's own cells: a window whose
-    corner lies on one of them shows the detector the same pixels in the
-    same cells, and it finds there nearly what it finds in the whole
-    square (only tiles near the window's border are seen otherwise: 7 of
-    the 199 held-out images at 1.8 cm read otherwise, by a tile at most);
-    cut anywhere, its cells fall between the square's and every tile is
-    seen shifted (37 of them read otherwise; docs/training.md, "The closer
-    look in a window around the tiles"). Why not
-    with fewer sure tiles: the first look then has no measure of them, and
-    tiles too small for it draw faint outlines in twos and fours, not
-    where every tile lies (``detect_table``).
-    """
-    along = [max(t.w, t.h) for t in first if t.heat >= FAINT and t.state != "standing"]
-    if not look.windowed or len(along) < FEW_SURE:
-        return side, side, 0.0, 0.0
-    k, pad = side / DET_SIZE, AROUND * float(np.median(along))
-    left = np.floor(max(0.0, min(t.cx - t.w / 2 for t in first) - pad) * k / CELL) * CELL
-    top = np.floor(max(0.0, min(t.cy - t.h / 2 for t in first) - pad) * k / CELL) * CELL
-    right = min(side, np.ceil((max(t.cx + t.w / 2 for t in first) + pad) * k / CELL) * CELL)
-    bottom = min(side, np.ceil((max(t.cy + t.h / 2 for t in first) + pad) * k / CELL) * CELL)
-    return int(right - left), int(bottom - top), left / k, top / k
+    return _merged(first, _detected_closer(image, hom, models_dir, side / DET_SIZE, side, side))
 
 
 def _detected_closer(image: np.ndarray, hom: np.ndarray, models_dir, k: float, w: int, h: int,
@@ -1182,8 +1149,8 @@ def _read_at_a_slant_again(faces: list[Seen], probs: np.ndarray, image: np.ndarr
             f.cx, f.cy, f.w, f.h, f.orient, f.turn, f.tilt = t.cx, t.cy, t.w, t.h, t.orient, t.turn, t.tilt
 
 
-def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, models_dir, look: CloserLook,
-                      first: list[Seen]) -> list[list[Seen]]:
+def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, models_dir, look: CloserLook, first: list[Seen],
+                      found: list[Seen]) -> list[list[Seen]]:
     """The tiles of a still of few lying tiles found again: ``look.again`` times closer (in that square's window
     around them, ``_closer_window``), and ``WINDOW_AGAIN`` times closer in a window around the surely found ones;
     none where the first closer look was already the closest.
@@ -1213,18 +1180,48 @@ def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, models_dir, look: Clos
     turned look here (``_look_turned``): it would double the second look's
     cost, and a still of few tiles read unsurely is the one case that pays
     for it. ``first``: the first look at the play area's square (``detect``),
-    in outlines of its own, as ``detect_table``'s.
+    in outlines of its own, as ``detect_table``'s; ``found``: the still's
+    tiles as found so far (``table_tiles``).
     """
     side = _closer_side(first, look, look.again)
     if side == _closer_side(first, look):  # so too where the first look found under FEW_SURE lying tiles surely
         return []
     looks = []
-    for k, w, h, x0, y0 in ((side / DET_SIZE, *_closer_window(first, look, side)), _few_tiles_window(first, look)):
+    for k, w, h, x0, y0 in ((side / DET_SIZE, *_closer_window(found, side)), _few_tiles_window(first, look)):
         seen = _detected_closer(image, hom, models_dir, k, w, h, x0, y0)
         mine = [replace(t) for t in first]  # the first look's tiles it keeps, its own: reading turns them
         looks.append([t for t in _in_view(_merged(mine, seen), np.linalg.inv(hom), image.shape[1], image.shape[0])
                       if not _in_corner(t.cx, t.cy, DET_SIZE)])
     return looks
+
+
+def _closer_window(tiles: list[Seen], side: int) -> tuple[int, int, float, float]:
+    """(width, height, left, top) of the part of a closer square (``side`` pixels) the look at few tiles 1.5 times
+    closer detects, the first two in the closer square's pixels, the last two in the play square's: every outline
+    of the still's ``tiles`` and ``AROUND`` typical lengths of its surely found lying ones around them, in whole
+    cells of the closer square; the whole square where fewer than ``FEW_SURE`` lying tiles were found surely.
+
+    Why: the detector's work grows with the pixels it is shown, and a few
+    tiles fill a small part of the play area (nine tiles at 1.8 cm: a 320 x
+    352 window of the 1024-pixel square). Why the still's tiles, found
+    in the whole square by the first closer look (``detect_table``), not the
+    first look's: tiles too small for the first look are not among its
+    outlines. Why in the square's own cells: a window whose corner lies on
+    one of them shows the detector the same pixels in the same cells, and
+    it finds there what it finds in the whole square but near the window's
+    border; cut anywhere, its cells fall between the square's, every tile
+    is seen shifted, and readings move at random (docs/training.md, "The
+    closer look in a window around the tiles").
+    """
+    along = [max(t.w, t.h) for t in tiles if t.heat >= FAINT and t.state != "standing"]
+    if len(along) < FEW_SURE:
+        return side, side, 0.0, 0.0
+    k, pad = side / DET_SIZE, AROUND * float(np.median(along))
+    left = np.floor(max(0.0, min(t.cx - t.w / 2 for t in tiles) - pad) * k / CELL) * CELL
+    top = np.floor(max(0.0, min(t.cy - t.h / 2 for t in tiles) - pad) * k / CELL) * CELL
+    right = min(side, np.ceil((max(t.cx + t.w / 2 for t in tiles) + pad) * k / CELL) * CELL)
+    bottom = min(side, np.ceil((max(t.cy + t.h / 2 for t in tiles) + pad) * k / CELL) * CELL)
+    return int(right - left), int(bottom - top), left / k, top / k
 
 
 def _few_tiles_window(first: list[Seen], look: CloserLook) -> tuple[float, int, int, float, float]:
@@ -1316,7 +1313,7 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     first = first_reading(tiles, image, to_image, models_dir, tile_set)
     if few and first.sureness() < SURE_ENOUGH:  # few tiles read unsurely: seen closer, the surer reading
         first_sure, first_outlines = _sure_lying(tiles), len(first.probs)  # a closer look with many more split them
-        for again in _few_tiles_closer(image, hom, models_dir, look, kept_first):
+        for again in _few_tiles_closer(image, hom, models_dir, look, kept_first, tiles):
             lay_down_centre_tiles(again, DET_SIZE)
             if _sure_lying(again) >= SURE_SPLIT * first_sure:
                 continue
