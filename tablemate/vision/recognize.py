@@ -1202,7 +1202,7 @@ def _closer_window(tiles: list[Seen], side: int) -> tuple[int, int, float, float
     cells of the closer square; the whole square where fewer than ``FEW_SURE`` lying tiles were found surely.
 
     Why: the detector's work grows with the pixels it is shown, and a few
-    tiles fill a small part of the play area (nine tiles at 1.8 cm: a 320 x
+    tiles fill a small part of the play area (nine tiles at 1.8 cm: a 352 x
     352 window of the 1024-pixel square). Why the still's tiles, found
     in the whole square by the first closer look (``detect_table``), not the
     first look's: tiles too small for the first look are not among its
