@@ -393,10 +393,9 @@ def _closer_side(first: list[Seen], look: CloserLook, closer_by: float = 1.0) ->
     """
     if not first:  # a bare table: tiles too small for the first look still draw faint outlines, in twos and fours
         return 0
-    sure = [t for t in first if t.heat >= FAINT]
-    along = [max(t.w, t.h) for t in sure if t.state != "standing"]
+    along = _sure_lengths(first)
     if len(along) < FEW_SURE:
-        if len(sure) >= FEW_SURE:  # standing hands: a table in play, tiles it sees
+        if sum(t.heat >= FAINT for t in first) >= FEW_SURE:  # standing hands: a table in play, tiles it sees
             return 0
         zoom = look.square / DET_SIZE  # no measure of the tiles: the closest look there is
     else:
@@ -1186,11 +1185,11 @@ def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, models_dir, look: Clos
     side = _closer_side(first, look, look.again)
     if side == _closer_side(first, look):  # so too where the first look found under FEW_SURE lying tiles surely
         return []
-    looks = []
+    to_image, looks = np.linalg.inv(hom), []
     for k, w, h, x0, y0 in ((side / DET_SIZE, *_closer_window(found, side)), _few_tiles_window(first, look)):
         seen = _detected_closer(image, hom, models_dir, k, w, h, x0, y0)
         mine = [replace(t) for t in first]  # the first look's tiles it keeps, its own: reading turns them
-        looks.append([t for t in _in_view(_merged(mine, seen), np.linalg.inv(hom), image.shape[1], image.shape[0])
+        looks.append([t for t in _in_view(_merged(mine, seen), to_image, image.shape[1], image.shape[0])
                       if not _in_corner(t.cx, t.cy, DET_SIZE)])
     return looks
 
@@ -1213,14 +1212,13 @@ def _closer_window(tiles: list[Seen], side: int) -> tuple[int, int, float, float
     is seen shifted, and readings move at random (docs/training.md, "The
     closer look in a window around the tiles").
     """
-    along = [max(t.w, t.h) for t in tiles if t.heat >= FAINT and t.state != "standing"]
+    along = _sure_lengths(tiles)
     if len(along) < FEW_SURE:
         return side, side, 0.0, 0.0
-    k, pad = side / DET_SIZE, AROUND * float(np.median(along))
-    left = np.floor(max(0.0, min(t.cx - t.w / 2 for t in tiles) - pad) * k / CELL) * CELL
-    top = np.floor(max(0.0, min(t.cy - t.h / 2 for t in tiles) - pad) * k / CELL) * CELL
-    right = min(side, np.ceil((max(t.cx + t.w / 2 for t in tiles) + pad) * k / CELL) * CELL)
-    bottom = min(side, np.ceil((max(t.cy + t.h / 2 for t in tiles) + pad) * k / CELL) * CELL)
+    k = side / DET_SIZE
+    x0, y0, x1, y1 = _around(tiles, AROUND * float(np.median(along)))
+    left, top = np.floor(x0 * k / CELL) * CELL, np.floor(y0 * k / CELL) * CELL
+    right, bottom = min(side, np.ceil(x1 * k / CELL) * CELL), min(side, np.ceil(y1 * k / CELL) * CELL)
     return int(right - left), int(bottom - top), left / k, top / k
 
 
@@ -1234,20 +1232,27 @@ def _few_tiles_window(first: list[Seen], look: CloserLook) -> tuple[float, int, 
     the mat would widen the window, and within the square's pixels it
     would be the less close (the nine character tiles at 1.8 cm: 2 of them
     read wrong around the sure ones, all 9 around every outline)."""
-    sure = [t for t in first if t.heat >= FAINT]
-    along = [max(t.w, t.h) for t in sure if t.state != "standing"]
+    along = _sure_lengths(first)
     zoom = min(WINDOW_AGAIN * _closer_zoom(along, look), MOST_AGAIN)
-    pad = AROUND * float(np.median(along))
-    x0 = max(0.0, min(t.cx - t.w / 2 for t in sure) - pad)
-    x1 = min(float(DET_SIZE), max(t.cx + t.w / 2 for t in sure) + pad)
-    y0 = max(0.0, min(t.cy - t.h / 2 for t in sure) - pad)
-    y1 = min(float(DET_SIZE), max(t.cy + t.h / 2 for t in sure) + pad)
+    x0, y0, x1, y1 = _around([t for t in first if t.heat >= FAINT], AROUND * float(np.median(along)))
     k = min(zoom, look.square / float(np.sqrt((x1 - x0) * (y1 - y0))))
     return k, int(np.ceil((x1 - x0) * k / CELL) * CELL), int(np.ceil((y1 - y0) * k / CELL) * CELL), x0, y0
 
 
+def _around(tiles: list[Seen], pad: float) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of the box around ``tiles`` and ``pad`` pixels more, within the play square."""
+    return (max(0.0, min(t.cx - t.w / 2 for t in tiles) - pad), max(0.0, min(t.cy - t.h / 2 for t in tiles) - pad),
+            min(float(DET_SIZE), max(t.cx + t.w / 2 for t in tiles) + pad),
+            min(float(DET_SIZE), max(t.cy + t.h / 2 for t in tiles) + pad))
+
+
+def _sure_lengths(tiles: list[Seen]) -> list[float]:
+    """The lengths of the lying ``tiles`` found surely (``FAINT``): how large the detector saw the tiles."""
+    return [max(t.w, t.h) for t in tiles if t.state != "standing" and t.heat >= FAINT]
+
+
 def _sure_lying(tiles: list[Seen]) -> int:
-    return sum(t.state != "standing" and t.heat >= FAINT for t in tiles)
+    return len(_sure_lengths(tiles))
 
 
 def _few_sure(tiles: list[Seen], look: CloserLook) -> bool:
