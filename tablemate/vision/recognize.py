@@ -222,6 +222,12 @@ def detector_maps(square: np.ndarray, models_dir=None) -> tuple[np.ndarray, np.n
 
 def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
     """Tiles in the top-down square (centre, size, orientation, state), no codes yet."""
+    return detect_evidence(rectified, models_dir)[0]
+
+
+def detect_evidence(rectified: np.ndarray, models_dir=None) -> tuple[list[Seen], np.ndarray]:
+    """``detect``'s tiles, and how surely a tile is there per cell of the detector's map (``tile_evidence``): where
+    a closer look must look (``_first_look_window``)."""
     heat, size, orient = detector_maps(rectified, models_dir)
     m, cls = tile_evidence(heat)
     ys, xs = heat_peaks(m, cls)
@@ -234,7 +240,7 @@ def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
             w, h, o = upright_outline(w, h, orient[:, y, x])
         out.append(Seen((x + dx) * DET_STRIDE, (y + dy) * DET_STRIDE, max(w, 2.0), max(h, 2.0), o,
                         DET_CLASSES[int(cls[y, x])], "back", float(m[y, x]), heat=float(m[y, x])))
-    return one_outline_per_tile(out)
+    return one_outline_per_tile(out), m
 
 
 def _subcell(m: np.ndarray, ys: np.ndarray, xs: np.ndarray, axis: int) -> np.ndarray:
@@ -297,10 +303,12 @@ SURE_SPLIT = 1.5   # ... or finds this many times as many lying tiles surely (``
 WINDOW_AGAIN = 2.25  # ... and looked at again ``look.again`` times closer and this many times closer in a window ...
 AROUND = 1.5       # ... around the first look's sure tiles and this many of their typical lengths around them ...
 MOST_AGAIN = 3.2   # ... at most this many times as large as the first look shows them
+GUARD = 0.1        # a closer look keeps in view every cell where the first look's evidence of a tile is this or more
 
 
 def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
-                 look: CloserLook = WIDE_LOOK, first: list[Seen] | None = None) -> list[Seen]:
+                 look: CloserLook = WIDE_LOOK, first: list[Seen] | None = None,
+                 evidence: np.ndarray | None = None) -> list[Seen]:
     """Tiles of the play area (``rectified`` by ``hom`` from ``image``) in its square; small ones looked at closer.
 
     ``first``: the first look (``detect`` of ``rectified``) where it was already taken, in
@@ -358,11 +366,38 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     too large: none of its thirteen; docs/training.md, "The closer look in
     a window around the tiles").
     """
-    first = detect(rectified, models_dir) if first is None else first
+    if first is None:
+        first, evidence = detect_evidence(rectified, models_dir)
     side = _closer_side(first, look)
     if not side:
         return first
-    return _merged(first, _detected_closer(image, hom, models_dir, side / DET_SIZE, side, side))
+    w, h, x0, y0 = (side, side, 0.0, 0.0) if evidence is None else _first_look_window(first, evidence, side)
+    return _merged(first, _detected_closer(image, hom, models_dir, side / DET_SIZE, w, h, x0, y0))
+
+
+def _first_look_window(first: list[Seen], evidence: np.ndarray, side: int) -> tuple[int, int, float, float]:
+    """(width, height, left, top) of the part of the closer square (``side`` pixels) ``detect_table`` detects, as
+    ``_closer_window``'s: every cell where the first look saw any evidence of a tile (``GUARD``) and every outline
+    it drew, ``AROUND`` typical lengths of its surely found lying tiles around them, in whole cells of the closer
+    square; the whole square where fewer than ``FEW_SURE`` lying tiles were found surely (no measure for the
+    margin).
+
+    Why the evidence and not the outlines alone: a tile too small for the
+    first look draws no outline but some evidence (a hand of standing
+    2.2 cm tiles on an area found too large: two outlines for thirteen
+    tiles, evidence over 0.1 on all of them), and a window around the
+    outlines alone lost the other eleven."""
+    along = _sure_lengths(first)
+    if len(along) < FEW_SURE:
+        return side, side, 0.0, 0.0
+    ys, xs = np.nonzero(evidence >= GUARD)
+    boxes = [Seen(float(x) * DET_STRIDE, float(y) * DET_STRIDE, DET_STRIDE, DET_STRIDE, 0, "face_up", "back", 0.0)
+             for y, x in ((ys.min(), xs.min()), (ys.max(), xs.max()))] if len(ys) else []
+    k = side / DET_SIZE
+    x0, y0, x1, y1 = _around(list(first) + boxes, AROUND * float(np.median(along)))
+    left, top = np.floor(x0 * k / CELL) * CELL, np.floor(y0 * k / CELL) * CELL
+    right, bottom = min(side, np.ceil(x1 * k / CELL) * CELL), min(side, np.ceil(y1 * k / CELL) * CELL)
+    return int(right - left), int(bottom - top), left / k, top / k
 
 
 def _detected_closer(image: np.ndarray, hom: np.ndarray, models_dir, k: float, w: int, h: int,
@@ -1038,8 +1073,8 @@ def _in_corner(x: float, y: float, size: float) -> bool:
 
 
 def _seen(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir, look: CloserLook,
-          first: list[Seen] | None = None) -> list[Seen]:
-    return _in_view(detect_table(image, hom, rectified, models_dir, look, first), np.linalg.inv(hom),
+          first: list[Seen] | None = None, evidence: np.ndarray | None = None) -> list[Seen]:
+    return _in_view(detect_table(image, hom, rectified, models_dir, look, first, evidence), np.linalg.inv(hom),
                     image.shape[1], image.shape[0])
 
 
@@ -1076,7 +1111,8 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
 
 
 def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
-                look: CloserLook = WIDE_LOOK, first: list[Seen] | None = None) -> list[Seen]:
+                look: CloserLook = WIDE_LOOK, first: list[Seen] | None = None,
+                evidence: np.ndarray | None = None) -> list[Seen]:
     """The tiles ``detect_table`` finds that the camera saw and that lie off the corner markers.
 
     Shared by recognition and enrollment, which find a table's tiles alike
@@ -1086,7 +1122,8 @@ def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, model
     without a set), tiles lying each at a slant of its own are outlined
     again one by one (``strewn_look``). ``first``: as ``detect_table``'s.
     """
-    tiles = _look_turned(_seen(image, hom, rectified, models_dir, look, first=first), image, hom, models_dir, look)
+    tiles = _look_turned(_seen(image, hom, rectified, models_dir, look, first, evidence), image, hom, models_dir,
+                         look)
     if look.strewn:
         _look_at_strewn(tiles, image, hom, models_dir)
     return [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]
@@ -1297,9 +1334,9 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
 
     def tiles_found(hom: np.ndarray, rectified: np.ndarray) -> tuple[list[Seen], list[Seen]]:
         """(the table's tiles, the first look as detected: a copy, for a second look at few tiles)."""
-        first = detect(rectified, models_dir)
+        first, evidence = detect_evidence(rectified, models_dir)
         kept = [replace(t) for t in first]
-        return table_tiles(image, hom, rectified, models_dir, look, first=first), kept
+        return table_tiles(image, hom, rectified, models_dir, look, first, evidence), kept
 
     tiles, kept_first = tiles_found(hom, rectified)
     for _ in range(DRAW_INS if found else 0):

@@ -124,12 +124,12 @@ def test_the_second_look_reuses_the_first_looks_detection(tmp_path, monkeypatch,
     """The second look's cost is its closer square and its reading: the play square it starts from was detected
     once already (a 640-pixel detection, with its mirror, is about 30 ms of a still's 300)."""
     squares = []
-    real = recognize.detect
+    real = recognize.detector_maps
 
     def spy(square, models_dir=None):
         squares.append(square)
         return real(square, models_dir)
-    monkeypatch.setattr(recognize, "detect", spy)
+    monkeypatch.setattr(recognize, "detector_maps", spy)
     right, _ = _recognized(_photo("character_family_003_jpg_v1.jpg"), 3.0, tmp_path)
     assert right >= 8 and looks_again and looks_again[-1][1]  # the second, closer looks were taken
     same = [i for i, s in enumerate(squares) for t in squares[:i] if s.shape == t.shape and np.array_equal(s, t)]
@@ -175,12 +175,12 @@ def test_no_second_look_where_the_first_was_the_closest_there_is(tmp_path, monke
     1.5 times closer would be the same square detected again (a window of the 1152-pixel square, with its mirror).
     It is not taken."""
     squares = []
-    real = recognize.detect
+    real = recognize.detector_maps
 
     def spy(square, models_dir=None):
         squares.append(square.shape[0])
         return real(square, models_dir)
-    monkeypatch.setattr(recognize, "detect", spy)
+    monkeypatch.setattr(recognize, "detector_maps", spy)
     right, outlines = _recognized(_photo("IMG_20231214_092851_jpg_v0.jpg"), 1.8, tmp_path)
     assert right == 4
     assert len(looks_again) == 1 and looks_again[0][1] == []  # asked for, and no closer look there
