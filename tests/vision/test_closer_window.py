@@ -1,15 +1,17 @@
 """A still of few tiles looked at again 1.5 times closer detects only the part of that square around its tiles
-(``recognize._closer_window``), cut in the square's own cells.
+(``recognize._closer_window``), cut in the square's own cells; so does the table's own closer look, around what its
+first look saw (``recognize._first_look_window``).
 
 The photo is a held-out real one (tests/vision/data/README.md): nine thick character tiles at a slant, laid on a mat
 as the photo benchmark lays it, so that they fill a small part of the play area.
 """
+import numpy as np
 import pytest
 
 from tablemate.vision import recognize
-from tablemate.vision.contract import DET_SIZE
+from tablemate.vision.contract import DET_SIZE, DET_STRIDE
 from tablemate.vision.grouping import Seen
-from tablemate.vision.recognize import AROUND, CELL, FEW_SURE, _closer_window
+from tablemate.vision.recognize import AROUND, CELL, FEW_SURE, GUARD, _closer_window, _first_look_window
 
 from .test_few_tiles_look import _photo, read_on_labels
 
@@ -60,3 +62,53 @@ def test_few_tiles_read_as_in_the_whole_square_for_a_fraction_of_its_pixels(tmp_
     assert windowed == whole
     assert sum(a == b for a, b in zip(windowed, truth)) >= 8
     assert window < shown[-2] / 4
+
+
+def _evidence(cells=()):
+    m = np.zeros((DET_SIZE // DET_STRIDE, DET_SIZE // DET_STRIDE), np.float32)
+    for y, x, v in cells:
+        m[y, x] = v
+    return m
+
+
+def test_the_first_looks_window_holds_its_outlines_and_every_cell_with_evidence_of_a_tile():
+    """A tile too small for the first look draws no outline but some evidence: the window reaches it."""
+    tiles = [_lying(300 + 18 * i, 300) for i in range(6)]
+    side = 1152
+    k = side / DET_SIZE
+    faint = (20, 15, GUARD)  # row, column: pixel (60, 80) of the play square
+    w, h, x0, y0 = _first_look_window(tiles, _evidence([faint, (150, 150, GUARD / 2)]), side)
+    for corner in (x0 * k, y0 * k):
+        assert corner == pytest.approx(round(corner / CELL) * CELL)
+    assert w % CELL == 0 and h % CELL == 0
+    pad = AROUND * 20.0
+    assert x0 <= 15 * DET_STRIDE - pad and y0 <= 20 * DET_STRIDE - pad  # the evidence's cell and its surroundings
+    assert x0 + w / k >= 300 + 5 * 18 + 7.5 + pad and y0 + h / k >= 300 + 10 + pad  # every outline
+    assert y0 + h / k < 150 * DET_STRIDE  # evidence under GUARD is not looked for
+    without = _first_look_window(tiles, _evidence([(150, 150, GUARD / 2)]), side)
+    assert without[0] * without[1] < w * h / 2
+
+
+def test_the_first_looks_window_is_the_square_without_a_measure_of_the_tiles():
+    few = [_lying(100 + 20 * i, 100) for i in range(FEW_SURE - 1)]
+    assert _first_look_window(few, _evidence(), 1152) == (1152, 1152, 0.0, 0.0)
+
+
+def test_a_still_of_few_tiles_is_looked_at_closer_in_a_window_and_reads_as_in_the_whole_square(tmp_path, monkeypatch):
+    """Nine tiles at 2.2 cm: the table's closer look detects a part of its square, and every tile reads as it read
+    when that look detected the whole square."""
+    shown = []
+    real = recognize._detected_closer
+
+    def spy(image, hom, models_dir, k, w, h, x0=0.0, y0=0.0):
+        shown.append((w * h, round(k * DET_SIZE)))
+        return real(image, hom, models_dir, k, w, h, x0, y0)
+    monkeypatch.setattr(recognize, "_detected_closer", spy)
+    photo = _photo("character_family_003_jpg_v1.jpg")
+    windowed, truth, _ = read_on_labels(photo, 2.2, tmp_path)
+    pixels, side = shown[0]  # the table's closer look comes first
+    monkeypatch.setattr(recognize, "_first_look_window", lambda first, evidence, side: (side, side, 0.0, 0.0))
+    whole, _, _ = read_on_labels(photo, 2.2, tmp_path)
+    assert windowed == whole
+    assert sum(a == b for a, b in zip(windowed, truth)) >= 8
+    assert pixels < side * side / 4  # 352 x 352 of 960 x 960
