@@ -312,7 +312,8 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     """Tiles of the play area (``rectified`` by ``hom`` from ``image``) in its square; small ones looked at closer.
 
     ``first``: the first look (``detect`` of ``rectified``) where it was already taken, in
-    outlines of its own (they are returned, and readers change them).
+    outlines of its own (they are returned, and readers change them); ``evidence``: its map of
+    evidence of tiles (``detect_evidence``), without which the closer look detects the whole square.
 
     Why: the detector sees the play area as a 640-pixel square, where a
     2.2 cm tile on 85 cm is 17 pixels across, and it finds the more tiles
@@ -360,11 +361,16 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     small for it still draw faint outlines, in twos and fours), and takes
     no closer look: the appliance sees the bare mat between hands, and the
     closest look, a fruitless two detections of a 1024 square with the
-    mirrored look, cost every such frame. Why the whole square, not a
-    window around the first look's tiles: tiles too small for the first
-    look are not among them (a hand of standing tiles on an area found
-    too large: none of its thirteen; docs/training.md, "The closer look in
-    a window around the tiles").
+    mirrored look, cost every such frame. The closer look detects a
+    window of its square around what the first look saw
+    (``_first_look_window``): its outlines and every cell with some
+    evidence of a tile, for tiles too small for the first look draw
+    evidence but no outline (a hand of standing tiles on an area found too
+    large: two outlines for thirteen tiles). A table in play keeps the
+    whole square; a still of a few tiles detects a part of it, and real
+    photos' stills took 70 ms less at 1.8 cm (docs/training.md, "Real
+    photos' stills timed, and the closer look in a window around the first
+    look's evidence").
     """
     if first is None:
         first, evidence = detect_evidence(rectified, models_dir)
@@ -390,11 +396,24 @@ def _first_look_window(first: list[Seen], evidence: np.ndarray, side: int) -> tu
     along = _sure_lengths(first)
     if len(along) < FEW_SURE:
         return side, side, 0.0, 0.0
+    pad = AROUND * float(np.median(along))
+    x0, y0, x1, y1 = _around(first, pad)
     ys, xs = np.nonzero(evidence >= GUARD)
-    boxes = [Seen(float(x) * DET_STRIDE, float(y) * DET_STRIDE, DET_STRIDE, DET_STRIDE, 0, "face_up", "back", 0.0)
-             for y, x in ((ys.min(), xs.min()), (ys.max(), xs.max()))] if len(ys) else []
+    if len(ys):  # cell j stands for the DET_STRIDE pixels about DET_STRIDE * j
+        half = DET_STRIDE / 2
+        x0 = min(x0, max(0.0, xs.min() * DET_STRIDE - half - pad))
+        y0 = min(y0, max(0.0, ys.min() * DET_STRIDE - half - pad))
+        x1 = max(x1, min(float(DET_SIZE), xs.max() * DET_STRIDE + half + pad))
+        y1 = max(y1, min(float(DET_SIZE), ys.max() * DET_STRIDE + half + pad))
+    return _in_cells((x0, y0, x1, y1), side)
+
+
+def _in_cells(box: tuple[float, float, float, float], side: int) -> tuple[int, int, float, float]:
+    """(width, height, left, top) of the window of a closer square (``side`` pixels) around ``box`` (left, top,
+    right, bottom in the play square's pixels): its corner on one of that square's ``CELL``-pixel cells and its
+    sides whole cells, the first two in the closer square's pixels, the last two in the play square's."""
     k = side / DET_SIZE
-    x0, y0, x1, y1 = _around(list(first) + boxes, AROUND * float(np.median(along)))
+    x0, y0, x1, y1 = box
     left, top = np.floor(x0 * k / CELL) * CELL, np.floor(y0 * k / CELL) * CELL
     right, bottom = min(side, np.ceil(x1 * k / CELL) * CELL), min(side, np.ceil(y1 * k / CELL) * CELL)
     return int(right - left), int(bottom - top), left / k, top / k
@@ -1252,11 +1271,7 @@ def _closer_window(tiles: list[Seen], side: int) -> tuple[int, int, float, float
     along = _sure_lengths(tiles)
     if len(along) < FEW_SURE:
         return side, side, 0.0, 0.0
-    k = side / DET_SIZE
-    x0, y0, x1, y1 = _around(tiles, AROUND * float(np.median(along)))
-    left, top = np.floor(x0 * k / CELL) * CELL, np.floor(y0 * k / CELL) * CELL
-    right, bottom = min(side, np.ceil(x1 * k / CELL) * CELL), min(side, np.ceil(y1 * k / CELL) * CELL)
-    return int(right - left), int(bottom - top), left / k, top / k
+    return _in_cells(_around(tiles, AROUND * float(np.median(along))), side)
 
 
 def _few_tiles_window(first: list[Seen], look: CloserLook) -> tuple[float, int, int, float, float]:
