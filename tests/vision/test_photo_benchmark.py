@@ -112,6 +112,16 @@ def test_each_rendered_look_has_its_own_target_lines_and_a_miss_in_one_is_not_hi
     assert "0.9900" in unseen[0] and "0.8750" in unseen[1]
 
 
+def test_real_photos_stills_have_a_speed_target_line_per_size():
+    stills = [{"tile_cm": 1.8, "median_ms": 312.4}, {"tile_cm": 3.0, "median_ms": 248.0}]
+    lines = _bench().target_lines({"latency": {"median_total_ms": 167.0, "peak_rss_mb": 192.0},
+                                   "photo_stills": stills})
+    photo = [line for line in lines if "real photos' 12 MP stills" in line]
+    assert len(lines) == 4 and len(photo) == 2
+    assert photo[0].lstrip().startswith("NOT MET") and "1.8 cm" in photo[0] and "312" in photo[0]
+    assert photo[1].lstrip().startswith("met") and "3.0 cm" in photo[1]
+
+
 def test_an_unknown_rendered_look_is_refused_before_anything_is_measured(capsys):
     with pytest.raises(SystemExit) as e:
         _bench().main(["--only", "rendered", "--families", "holdout,heldout"])
