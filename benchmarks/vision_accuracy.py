@@ -188,6 +188,13 @@ def held_out_table(size: float | str, k: int, family: str) -> tuple[np.ndarray, 
     return render_scene(layout, seed, family=family, **fixed)
 
 
+def held_out_photo(photo, k: int, tile_cm: float) -> tuple[np.ndarray, dict, list]:
+    """The k-th (from 0) held-out real photo, ``photo``, laid on a mat with tiles ``tile_cm`` of an 85 cm side:
+    (image, calibration, labelled tiles), as ``photos_real.photo_on_mat`` gives them. One place for the seed, so
+    ``vision_latency.py --photos`` times the very stills this benchmark reads."""
+    return photos_real.photo_on_mat(photo, tile_cm / AREA_CM, np.random.default_rng([k, int(tile_cm * 10)]))
+
+
 def _quad_centres(tiles) -> np.ndarray:
     return np.array([_centre(t) for t in tiles]).reshape(-1, 2)
 
@@ -230,8 +237,7 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
     bonus = [0, 0, 0]                       # flowers and seasons: [labelled, found, read right]
     with tempfile.TemporaryDirectory() as tmp:
         for k, photo in enumerate(hold):
-            rng = np.random.default_rng([k, int(tile_cm * 10)])
-            img, cal, tiles = photos_real.photo_on_mat(photo, tile_cm / AREA_CM, rng)
+            img, cal, tiles = held_out_photo(photo, k, tile_cm)
             path, cpath = write_still(img, cal, tmp)
             rec = recognize_image(str(path), str(cpath), models_dir=models_dir)
             dets = rec["tiles"]

@@ -65,14 +65,14 @@ def photo_latency(sizes: list[float], every: int, runs: int) -> list[dict]:
     import cv2
     cv2.setNumThreads(1)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from vision_accuracy import AREA_CM, write_still
-    import numpy as np
+    from vision_accuracy import held_out_photo, write_still
     from tablemate.vision.recognize import recognize_image
     from tablemate.vision.train import photos_real
-    if not photos_real.load():
+    photos = photos_real.load()
+    if not photos:
         print(f"real photos: not found at {photos_real.root()} (docs/training.md says where they go)")
         return []
-    _, hold = photos_real.split(photos_real.load())
+    _, hold = photos_real.split(photos)
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
@@ -80,7 +80,7 @@ def photo_latency(sizes: list[float], every: int, runs: int) -> list[dict]:
             for k, photo in enumerate(hold):
                 if k % every:
                     continue
-                img, cal, _ = photos_real.photo_on_mat(photo, size / AREA_CM, np.random.default_rng([k, int(size * 10)]))
+                img, cal, _ = held_out_photo(photo, k, size)
                 path, cpath = write_still(img, cal, tmp)
                 recognize_image(str(path), str(cpath))  # untimed: the first call loads and checks the models
                 ts = []
