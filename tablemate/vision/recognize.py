@@ -227,7 +227,7 @@ def detect(rectified: np.ndarray, models_dir=None) -> list[Seen]:
 
 def detect_evidence(rectified: np.ndarray, models_dir=None) -> tuple[list[Seen], np.ndarray]:
     """``detect``'s tiles, and how surely a tile is there per cell of the detector's map (``tile_evidence``): where
-    a closer look must look (``_first_look_window``)."""
+    a closer look must look (``_closer_window``)."""
     heat, size, orient = detector_maps(rectified, models_dir)
     m, cls = tile_evidence(heat)
     ys, xs = heat_peaks(m, cls)
@@ -363,7 +363,7 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     closest look, a fruitless two detections of a 1024 square with the
     mirrored look, cost every such frame. The closer look detects a
     window of its square around what the first look saw
-    (``_first_look_window``): its outlines and every cell with some
+    (``_closer_window``): its outlines and every cell with some
     evidence of a tile, for tiles too small for the first look draw
     evidence but no outline (a hand of standing tiles on an area found too
     large: two outlines for thirteen tiles). A table in play keeps the
@@ -377,35 +377,8 @@ def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, mode
     side = _closer_side(first, look)
     if not side:
         return first
-    w, h, x0, y0 = (side, side, 0.0, 0.0) if evidence is None else _first_look_window(first, evidence, side)
+    w, h, x0, y0 = (side, side, 0.0, 0.0) if evidence is None else _closer_window(first, side, evidence)
     return _merged(first, _detected_closer(image, hom, models_dir, side / DET_SIZE, w, h, x0, y0))
-
-
-def _first_look_window(first: list[Seen], evidence: np.ndarray, side: int) -> tuple[int, int, float, float]:
-    """(width, height, left, top) of the part of the closer square (``side`` pixels) ``detect_table`` detects, as
-    ``_closer_window``'s: every cell where the first look saw any evidence of a tile (``GUARD``) and every outline
-    it drew, ``AROUND`` typical lengths of its surely found lying tiles around them, in whole cells of the closer
-    square; the whole square where fewer than ``FEW_SURE`` lying tiles were found surely (no measure for the
-    margin).
-
-    Why the evidence and not the outlines alone: a tile too small for the
-    first look draws no outline but some evidence (a hand of standing
-    2.2 cm tiles on an area found too large: two outlines for thirteen
-    tiles, evidence over 0.1 on all of them), and a window around the
-    outlines alone lost the other eleven."""
-    along = _sure_lengths(first)
-    if len(along) < FEW_SURE:
-        return side, side, 0.0, 0.0
-    pad = AROUND * float(np.median(along))
-    x0, y0, x1, y1 = _around(first, pad)
-    ys, xs = np.nonzero(evidence >= GUARD)
-    if len(ys):  # cell j stands for the DET_STRIDE pixels about DET_STRIDE * j
-        half = DET_STRIDE / 2
-        x0 = min(x0, max(0.0, xs.min() * DET_STRIDE - half - pad))
-        y0 = min(y0, max(0.0, ys.min() * DET_STRIDE - half - pad))
-        x1 = max(x1, min(float(DET_SIZE), xs.max() * DET_STRIDE + half + pad))
-        y1 = max(y1, min(float(DET_SIZE), ys.max() * DET_STRIDE + half + pad))
-    return _in_cells((x0, y0, x1, y1), side)
 
 
 def _in_cells(box: tuple[float, float, float, float], side: int) -> tuple[int, int, float, float]:
@@ -1250,28 +1223,50 @@ def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, models_dir, look: Clos
     return looks
 
 
-def _closer_window(tiles: list[Seen], side: int) -> tuple[int, int, float, float]:
-    """(width, height, left, top) of the part of a closer square (``side`` pixels) the look at few tiles 1.5 times
-    closer detects, the first two in the closer square's pixels, the last two in the play square's: every outline
-    of the still's ``tiles`` and ``AROUND`` typical lengths of its surely found lying ones around them, in whole
-    cells of the closer square; the whole square where fewer than ``FEW_SURE`` lying tiles were found surely.
+def _closer_window(tiles: list[Seen], side: int, evidence: np.ndarray | None = None) -> tuple[int, int, float, float]:
+    """(width, height, left, top) of the part of a closer square (``side`` pixels) a closer look detects, the
+    first two in the closer square's pixels, the last two in the play square's: every outline of ``tiles``, and
+    with the first look's ``evidence`` map every cell where it saw a tile at all (``GUARD``), and ``AROUND``
+    typical lengths of the surely found lying ``tiles`` around them, in whole cells of the closer square; the
+    whole square where fewer than ``FEW_SURE`` lying tiles were found surely (no measure for the margin).
 
     Why: the detector's work grows with the pixels it is shown, and a few
     tiles fill a small part of the play area (nine tiles at 1.8 cm: a 352 x
-    352 window of the 1024-pixel square). Why the still's tiles, found
-    in the whole square by the first closer look (``detect_table``), not the
-    first look's: tiles too small for the first look are not among its
-    outlines. Why in the square's own cells: a window whose corner lies on
-    one of them shows the detector the same pixels in the same cells, and
-    it finds there what it finds in the whole square but near the window's
-    border; cut anywhere, its cells fall between the square's, every tile
-    is seen shifted, and readings move at random (docs/training.md, "The
-    closer look in a window around the tiles").
+    352 window of the 1024-pixel square). ``detect_table``'s closer look
+    holds the first look's outlines and evidence: a tile too small for the
+    first look draws no outline but some evidence (a hand of standing
+    2.2 cm tiles on an area found too large: two outlines for thirteen
+    tiles, evidence over 0.1 on all of them; a window around the outlines
+    alone lost the other eleven). The few tiles' look 1.5 times closer
+    holds the tiles that closer look found in it. Why in the square's own
+    cells: a window whose corner lies on one of them shows the detector the
+    same pixels in the same cells, and it finds there what it finds in the
+    whole square but near the window's border; cut anywhere, its cells fall
+    between the square's, every tile is seen shifted, and readings move at
+    random (docs/training.md, "The closer look in a window around the
+    tiles").
     """
     along = _sure_lengths(tiles)
     if len(along) < FEW_SURE:
         return side, side, 0.0, 0.0
-    return _in_cells(_around(tiles, AROUND * float(np.median(along))), side)
+    pad = AROUND * float(np.median(along))
+    box = _around(tiles, pad)
+    return _in_cells(box if evidence is None else _with_evidence(box, evidence, pad), side)
+
+
+def _with_evidence(box: tuple[float, float, float, float], evidence: np.ndarray,
+                   pad: float) -> tuple[float, float, float, float]:
+    """``box`` (left, top, right, bottom in the play square) grown to hold every cell of ``evidence`` at ``GUARD``
+    or more and ``pad`` pixels around it, within the square."""
+    ys, xs = np.nonzero(evidence >= GUARD)
+    if not len(ys):
+        return box
+    half = DET_STRIDE / 2  # cell j stands for the DET_STRIDE pixels about DET_STRIDE * j
+    x0, y0, x1, y1 = box
+    return (min(x0, max(0.0, xs.min() * DET_STRIDE - half - pad)),
+            min(y0, max(0.0, ys.min() * DET_STRIDE - half - pad)),
+            max(x1, min(float(DET_SIZE), xs.max() * DET_STRIDE + half + pad)),
+            max(y1, min(float(DET_SIZE), ys.max() * DET_STRIDE + half + pad)))
 
 
 def _few_tiles_window(first: list[Seen], look: CloserLook) -> tuple[float, int, int, float, float]:

@@ -1,6 +1,6 @@
 """A still of few tiles looked at again 1.5 times closer detects only the part of that square around its tiles
 (``recognize._closer_window``), cut in the square's own cells; so does the table's own closer look, around what its
-first look saw (``recognize._first_look_window``).
+first look saw (the same window with the first look's evidence of tiles).
 
 The photo is a held-out real one (tests/vision/data/README.md): nine thick character tiles at a slant, laid on a mat
 as the photo benchmark lays it, so that they fill a small part of the play area.
@@ -11,7 +11,7 @@ import pytest
 from tablemate.vision import recognize
 from tablemate.vision.contract import DET_SIZE, DET_STRIDE
 from tablemate.vision.grouping import Seen
-from tablemate.vision.recognize import AROUND, CELL, FEW_SURE, GUARD, _closer_window, _first_look_window
+from tablemate.vision.recognize import AROUND, CELL, FEW_SURE, GUARD, _closer_window
 
 from .test_few_tiles_look import _photo, read_on_labels
 
@@ -77,7 +77,7 @@ def test_the_first_looks_window_holds_its_outlines_and_every_cell_with_evidence_
     side = 1152
     k = side / DET_SIZE
     faint = (20, 15, GUARD)  # row, column: pixel (60, 80) of the play square
-    w, h, x0, y0 = _first_look_window(tiles, _evidence([faint, (150, 150, GUARD / 2)]), side)
+    w, h, x0, y0 = _closer_window(tiles, side, _evidence([faint, (150, 150, GUARD / 2)]))
     for corner in (x0 * k, y0 * k):
         assert corner == pytest.approx(round(corner / CELL) * CELL)
     assert w % CELL == 0 and h % CELL == 0
@@ -85,13 +85,14 @@ def test_the_first_looks_window_holds_its_outlines_and_every_cell_with_evidence_
     assert x0 <= 15 * DET_STRIDE - pad and y0 <= 20 * DET_STRIDE - pad  # the evidence's cell and its surroundings
     assert x0 + w / k >= 300 + 5 * 18 + 7.5 + pad and y0 + h / k >= 300 + 10 + pad  # every outline
     assert y0 + h / k < 150 * DET_STRIDE  # evidence under GUARD is not looked for
-    without = _first_look_window(tiles, _evidence([(150, 150, GUARD / 2)]), side)
+    without = _closer_window(tiles, side, _evidence([(150, 150, GUARD / 2)]))
     assert without[0] * without[1] < w * h / 2
 
 
 def test_the_first_looks_window_is_the_square_without_a_measure_of_the_tiles():
     few = [_lying(100 + 20 * i, 100) for i in range(FEW_SURE - 1)]
-    assert _first_look_window(few, _evidence(), 1152) == (1152, 1152, 0.0, 0.0)
+    for evidence in (_evidence(), _evidence([(20, 15, 1.0)])):
+        assert _closer_window(few, 1152, evidence) == (1152, 1152, 0.0, 0.0)
 
 
 def test_a_still_of_few_tiles_is_looked_at_closer_in_a_window_and_reads_as_in_the_whole_square(tmp_path, monkeypatch):
@@ -107,7 +108,9 @@ def test_a_still_of_few_tiles_is_looked_at_closer_in_a_window_and_reads_as_in_th
     photo = _photo("character_family_003_jpg_v1.jpg")
     windowed, truth, _ = read_on_labels(photo, 2.2, tmp_path)
     pixels, side = shown[0]  # the table's closer look comes first
-    monkeypatch.setattr(recognize, "_first_look_window", lambda first, evidence, side: (side, side, 0.0, 0.0))
+    real_evidence = recognize.detect_evidence
+    monkeypatch.setattr(recognize, "detect_evidence", lambda square, models_dir=None: (
+        real_evidence(square, models_dir)[0], None))
     whole, _, _ = read_on_labels(photo, 2.2, tmp_path)
     assert windowed == whole
     assert sum(a == b for a, b in zip(windowed, truth)) >= 8
