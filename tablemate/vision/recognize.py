@@ -271,6 +271,7 @@ class CloserLook:
     close: float  # ... which makes them this long
     large: float  # ... and the longest tenth at most this long
     square: int   # ... in a square of at most this many pixels (1024 is about 2.6 times the first look's work)
+    measured: int = 0  # ... or this many where the first look measured them (0: ``square``)
     again: float = 1.0  # a still of few lying tiles is looked at this many times closer again (1.0: never)
     strewn: bool = False  # tiles lying each at a slant of its own are outlined again one by one (``strewn_look``)
 
@@ -283,7 +284,11 @@ class CloserLook:
 #: 97.68 %), for 15-28 ms and 17 MB more a 12 MP still (docs/training.md, "A 1152-pixel square for stills").
 #: Why ``again``: a first look that measures few tiles too long (thick tiles at a slant, their sides taken for face)
 #: shows them too small; looked at 1.5 times closer they are read surer (``recognize_array``).
-WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5, strewn=True)
+#: Why ``measured``: 1152 pixels showed 1.8 cm tiles as 3.2 cm ones, not 4.0; measured, they are shown so in a
+#: square of up to 1536 (about 1408 on 85 cm), where the held-out photos read 5 tiles more at 1.8 cm and 1 more at
+#: 2.2 cm. A look with no measure of the tiles stays at 1152: at 1536 it split a rack of 3.5 cm tiles seen from the
+#: side (0.022 extra outlines a tile, over the 0.02 target) (docs/training.md, "1.8 cm tiles shown as 4.0 cm ones").
+WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5, strewn=True, measured=1536)
 #: Tables read with a learned set, the set's grid as it is enrolled, video frames (``app.frame_vision.closer_look``)
 #: and the readers' training crops cut from the detector's outlines: tiles under 2.4 cm shown as 3.0 cm ones, the
 #: longest tenth at most as 3.6 cm ones. Why apart: a set is learned from crops cut along this look's outlines, and
@@ -416,18 +421,24 @@ def _closer_side(first: list[Seen], look: CloserLook, closer_by: float = 1.0) ->
 
     Why apart: a still of few tiles looked at again (``_few_tiles_closer``)
     asks whether that look would be any closer than the one already taken,
-    and where the square's cap makes both the same it is not taken at all.
+    and where the square's cap makes it no closer it is not taken at all.
+    Only the table's look at tiles it measured (``closer_by`` 1) may take
+    ``look.measured`` pixels: a look with no measure may split large tiles,
+    and where the measured look is already that close, the few tiles' look
+    again adds nothing.
     """
     if not first:  # a bare table: tiles too small for the first look still draw faint outlines, in twos and fours
         return 0
     along = _sure_lengths(first)
+    cap = look.square
     if len(along) < FEW_SURE:
         if sum(t.heat >= FAINT for t in first) >= FEW_SURE:  # standing hands: a table in play, tiles it sees
             return 0
         zoom = look.square / DET_SIZE  # no measure of the tiles: the closest look there is
     else:
         zoom = closer_by * _closer_zoom(along, look)
-    side = int(min(look.square, DET_SIZE * zoom) // CELL * CELL)
+        cap = (look.measured or look.square) if closer_by == 1.0 else look.square
+    side = int(min(cap, DET_SIZE * zoom) // CELL * CELL)
     return side if side >= DET_SIZE * MIN_ZOOM else 0
 
 
@@ -1212,7 +1223,7 @@ def _few_tiles_closer(image: np.ndarray, hom: np.ndarray, models_dir, look: Clos
     tiles as found so far (``table_tiles``).
     """
     side = _closer_side(first, look, look.again)
-    if side == _closer_side(first, look):  # so too where the first look found under FEW_SURE lying tiles surely
+    if side <= _closer_side(first, look):  # so too where the first look found under FEW_SURE lying tiles surely
         return []
     to_image, looks = np.linalg.inv(hom), []
     for k, w, h, x0, y0 in ((side / DET_SIZE, *_closer_window(found, side)), _few_tiles_window(first, look)):

@@ -226,3 +226,20 @@ def test_the_closest_window_is_held_to_the_squares_pixels_and_to_the_closest_loo
     small = [_lying(100 + 20 * i, 100, 24.0) for i in range(6)]  # shown 1.6 times as large by the first closer look
     k, _, _, _, _ = _few_tiles_window(small, WIDE_LOOK)
     assert k == MOST_AGAIN
+
+
+def test_few_tiles_are_looked_at_again_only_where_that_look_is_closer_than_the_tables(monkeypatch):
+    """The table's look at tiles it measured may take a larger square (``WIDE_LOOK.measured``) than the few tiles'
+    look again (``WIDE_LOOK.square``): nine tiles 18 pixels long (1.8 cm on 85 cm) are shown 40 long by the first,
+    and a look again 1.5 times closer, cut at 1152 pixels, would be less close; 24 pixels long (2.4 cm), it is
+    closer, and taken."""
+    shown = []
+    monkeypatch.setattr(recognize, "_detected_closer", lambda *args: shown.append(args[3]) or [])
+    bare, hom = np.zeros((1296, 2304, 3), np.uint8), np.diag([0.5, 0.5, 1.0])
+    tiny = [_lying(100 + 20 * (i % 3), 120 + 25 * (i // 3), 18.0) for i in range(9)]
+    assert recognize._closer_side(tiny, WIDE_LOOK) > WIDE_LOOK.square
+    assert recognize._few_tiles_closer(bare, hom, None, WIDE_LOOK, tiny, tiny) == [] and shown == []
+    small = [_lying(100 + 30 * (i % 3), 120 + 35 * (i // 3), 24.0) for i in range(9)]
+    side = recognize._closer_side(small, WIDE_LOOK)
+    assert len(recognize._few_tiles_closer(bare, hom, None, WIDE_LOOK, small, small)) == 2
+    assert shown[0] * DET_SIZE == WIDE_LOOK.square > side and shown[1] > shown[0]
