@@ -204,6 +204,12 @@ def mirror_square(square: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(square, m, (n, square.shape[0]), flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
 
 
+#: A square of more pixels than this is detected in two strips (a 1152-pixel square's work at most each) ...
+MOST_PIXELS = 1152 * 1152
+#: ... which overlap by twice this many pixels, the context each strip keeps past its half
+STRIP_MARGIN = 128
+
+
 def detector_maps(square: np.ndarray, models_dir=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(heat, size, orientation) maps of ``square``: the detector's on it and on its mirror, averaged.
 
@@ -213,7 +219,26 @@ def detector_maps(square: np.ndarray, models_dir=None) -> tuple[np.ndarray, np.n
     0.007-0.017 a tile at 1.8-4.0 cm (under the 0.02 target at every size),
     tiles read the same within a third of a point, for 15-30 ms a still
     (docs/training.md, "A mirrored second look").
+
+    Why strips: the detector's memory arena holds what its largest input
+    needed, and a 1408-pixel square of 1.8 cm tiles on a 110 cm table took
+    the appliance to 305 MB, over its 300 MB target (281 MB with 1152
+    pixels). Above ``MOST_PIXELS`` the square is detected as its top and
+    bottom halves, each with ``STRIP_MARGIN`` pixels of the other, and each
+    half's maps kept: the same maps but within a few cells of the cut.
     """
+    rows = square.shape[0]
+    if square.shape[0] * square.shape[1] <= MOST_PIXELS or rows < 4 * STRIP_MARGIN:
+        return _mirrored_maps(square, models_dir)
+    cut = rows // 2 // CELL * CELL
+    top = _mirrored_maps(square[:cut + STRIP_MARGIN], models_dir)
+    bottom = _mirrored_maps(square[cut - STRIP_MARGIN:], models_dir)
+    keep, skip = cut // DET_STRIDE, STRIP_MARGIN // DET_STRIDE
+    return tuple(np.concatenate([t[:, :keep], b[:, skip:]], axis=1) for t, b in zip(top, bottom))
+
+
+def _mirrored_maps(square: np.ndarray, models_dir=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``detector_maps`` of a square detected in one piece."""
     heat, size, orient = run_detector(detector_blob(square), models_dir)
     m_heat, m_size, m_orient = run_detector(detector_blob(mirror_square(square)), models_dir)
     return ((heat + m_heat[:, :, ::-1]) / 2, (size + m_size[:, :, ::-1]) / 2,
@@ -285,10 +310,11 @@ class CloserLook:
 #: Why ``again``: a first look that measures few tiles too long (thick tiles at a slant, their sides taken for face)
 #: shows them too small; looked at 1.5 times closer they are read surer (``recognize_array``).
 #: Why ``measured``: 1152 pixels showed 1.8 cm tiles as 3.2 cm ones, not 4.0; measured, they are shown so in a
-#: square of up to 1536 (about 1408 on 85 cm), where the held-out photos read 5 tiles more at 1.8 cm and 1 more at
-#: 2.2 cm. A look with no measure of the tiles stays at 1152: at 1536 it split a rack of 3.5 cm tiles seen from the
-#: side (0.022 extra outlines a tile, over the 0.02 target) (docs/training.md, "1.8 cm tiles shown as 4.0 cm ones").
-WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5, strewn=True, measured=1536)
+#: square of up to 1408 (what 1.8 cm tiles on 85 cm ask for; 1536 read the same photos), where the held-out photos
+#: read 5 tiles more at 1.8 cm and 1 more at 2.2 cm; it is detected in two strips (``detector_maps``). A look with
+#: no measure of the tiles stays at 1152: at 1536 it split a rack of 3.5 cm tiles seen from the side (0.022 extra
+#: outlines a tile, over the 0.02 target) (docs/training.md, "1.8 cm tiles shown as 4.0 cm ones").
+WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5, strewn=True, measured=1408)
 #: Tables read with a learned set, the set's grid as it is enrolled, video frames (``app.frame_vision.closer_look``)
 #: and the readers' training crops cut from the detector's outlines: tiles under 2.4 cm shown as 3.0 cm ones, the
 #: longest tenth at most as 3.6 cm ones. Why apart: a set is learned from crops cut along this look's outlines, and
