@@ -204,12 +204,6 @@ def mirror_square(square: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(square, m, (n, square.shape[0]), flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
 
 
-#: A square of more pixels than this is detected in two strips (a 1152-pixel square's work at most each) ...
-MOST_PIXELS = 1152 * 1152
-#: ... which overlap by twice this many pixels, the context each strip keeps past its half
-STRIP_MARGIN = 128
-
-
 def detector_maps(square: np.ndarray, models_dir=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(heat, size, orientation) maps of ``square``: the detector's on it and on its mirror, averaged.
 
@@ -227,8 +221,8 @@ def detector_maps(square: np.ndarray, models_dir=None) -> tuple[np.ndarray, np.n
     bottom halves, each with ``STRIP_MARGIN`` pixels of the other, and each
     half's maps kept: the same maps but within a few cells of the cut.
     """
-    rows = square.shape[0]
-    if square.shape[0] * square.shape[1] <= MOST_PIXELS or rows < 4 * STRIP_MARGIN:
+    rows, cols = square.shape[:2]
+    if rows * cols <= MOST_PIXELS or rows < 4 * STRIP_MARGIN:
         return _mirrored_maps(square, models_dir)
     cut = rows // 2 // CELL * CELL
     top = _mirrored_maps(square[:cut + STRIP_MARGIN], models_dir)
@@ -335,6 +329,11 @@ WINDOW_AGAIN = 2.25  # ... and looked at again ``look.again`` times closer and t
 AROUND = 1.5       # ... around the first look's sure tiles and this many of their typical lengths around them ...
 MOST_AGAIN = 3.2   # ... at most this many times as large as the first look shows them
 GUARD = 0.1        # a closer look keeps in view every cell where the first look's evidence of a tile is this or more
+#: A square of more pixels than a still's closer look with no measure takes is detected in two strips (at most a
+#: 1408-pixel measured look: each strip fewer pixels than that square) ...
+MOST_PIXELS = WIDE_LOOK.square ** 2
+#: ... which overlap by twice this many pixels, the context each strip keeps past its half
+STRIP_MARGIN = 128
 
 
 def detect_table(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
@@ -463,7 +462,8 @@ def _closer_side(first: list[Seen], look: CloserLook, closer_by: float = 1.0) ->
         zoom = look.square / DET_SIZE  # no measure of the tiles: the closest look there is
     else:
         zoom = closer_by * _closer_zoom(along, look)
-        cap = (look.measured or look.square) if closer_by == 1.0 else look.square
+        if closer_by == 1.0:
+            cap = look.measured or look.square
     side = int(min(cap, DET_SIZE * zoom) // CELL * CELL)
     return side if side >= DET_SIZE * MIN_ZOOM else 0
 
