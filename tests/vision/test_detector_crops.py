@@ -1,8 +1,9 @@
-"""The detector's training crops: a stretched crop's tile boxes still lie on its tiles."""
+"""The detector's training crops: a stretched crop's tile boxes still lie on its tiles; a closer crop shows
+small tiles as long as a still's closer look does."""
 import numpy as np
 import pytest
 
-from tablemate.vision.train.fit import STRETCH, detector_crop, stretched_boxes
+from tablemate.vision.train.fit import CLOSER_LENGTH, STRETCH, ZOOM, detector_crop, stretched_boxes
 
 
 def _scene() -> tuple[np.ndarray, np.ndarray]:
@@ -58,3 +59,31 @@ def test_without_stretch_a_crop_is_zoomed_alike_both_ways():
     for _ in range(50):
         _, _, _, (zx, zy) = detector_crop(img, boxes, rng, 320)
         assert zx == pytest.approx(zy, rel=0.01)
+
+
+def _small_tiles() -> tuple[np.ndarray, np.ndarray]:
+    """A 640-pixel scene of 1.8 cm tiles on 85 cm (13 across, 18 along): 40 of them in rows."""
+    img = np.full((640, 640, 3), 30, np.uint8)
+    boxes = []
+    for r in range(4):
+        for c in range(10):
+            cx, cy = 150 + 16 * c, 200 + 60 * r
+            img[cy - 9:cy + 9, cx - 6:cx + 7] = 255
+            boxes.append([cx, cy, 13, 18, 0, 0])
+    return img, np.array(boxes, np.float32)
+
+
+def test_closer_crops_show_small_tiles_as_long_as_the_closer_look_and_the_others_as_before():
+    img, boxes = _small_tiles()
+    rng = np.random.default_rng(3)
+    closer = [detector_crop(img, boxes, rng, 320, closer=1.0) for _ in range(40)]
+    lengths = [float(np.median(bx[:, 3])) for _, bx, _, _ in closer]
+    assert min(lengths) >= CLOSER_LENGTH[0] - 0.5 and max(lengths) <= CLOSER_LENGTH[1] + 0.5
+    held = [(im, bx[(bx[:, 0] > 30) & (bx[:, 0] < 290) & (bx[:, 1] > 30) & (bx[:, 1] < 290)]) for im, bx, _, _ in closer]
+    held = [(im, bx) for im, bx in held if len(bx)]
+    assert held  # the boxes still lie on their tiles, now as long as asked
+    for im, bx in held[:5]:
+        w, h = _white_extent(im, *bx[0, :2])
+        assert w == pytest.approx(bx[0, 2], abs=2.5) and h == pytest.approx(bx[0, 3], abs=2.5)
+    plain = [detector_crop(img, boxes, rng, 320)[3][0] for _ in range(200)]
+    assert max(plain) <= ZOOM[1] * 1.01 < 40 / 18  # without it no 1.8 cm tile is ever shown 40 long
