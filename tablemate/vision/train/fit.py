@@ -480,8 +480,9 @@ def _targets(boxes: np.ndarray, out: int, ox: float, oy: float, k: int, crop: in
 
 ZOOM = (0.7, 1.6)  # detector crops are seen this much smaller or larger
 STRETCH = 1.6      # ... and, with ``stretch``, one axis up to this much longer than the other
-#: With ``closer``, crops zoomed so the scene's typical tile is this long (pixels): as a still's closer look shows
-#: every tile under 3.4 cm (``recognize.WIDE_LOOK``: 40 long, the longest tenth at most 38 + its 3.4 cm own).
+#: With ``closer``, crops zoomed so the scene's typical tile is this long (pixels), about as long as a still's closer
+#: look shows tiles to the detector (``recognize.WIDE_LOOK``: those under 34 shown 40 long, the longest tenth at most
+#: 38; longer ones left as they are).
 CLOSER_LENGTH = (32.0, 48.0)
 
 
@@ -509,13 +510,13 @@ def detector_crop(img: np.ndarray, boxes, rng: np.random.Generator, crop: int, s
     of crops zoomed instead so the scene's typical tile is ``CLOSER_LENGTH`` long. Why: a still's
     closer look shows small tiles enlarged to that length from fewer pixels (1.8 cm tiles from 23 of
     a 12 MP still's working picture), and ``ZOOM`` shows the smallest drawn tiles at most 1.6 times
-    enlarged, so the detector met such tiles rarely, and sharp.
+    enlarged, so the detector met such tiles rarely.
     """
     import cv2
     side = img.shape[0]
-    bx0 = np.array(boxes, np.float32).reshape(-1, 6)
-    if closer and len(bx0) and rng.random() < closer:
-        z = float(rng.uniform(*CLOSER_LENGTH)) / float(np.median(np.maximum(bx0[:, 2], bx0[:, 3])))
+    bx = np.array(boxes, np.float32).reshape(-1, 6)  # a copy (np.array copies), moved into the crop below
+    if closer and len(bx) and rng.random() < closer:
+        z = float(rng.uniform(*CLOSER_LENGTH)) / float(np.median(np.maximum(bx[:, 2], bx[:, 3])))
     else:
         z = float(np.exp(rng.uniform(np.log(ZOOM[0]), np.log(ZOOM[1])))) if rng.random() < 0.6 else 1.0
     zx = zy = z
@@ -528,7 +529,6 @@ def detector_crop(img: np.ndarray, boxes, rng: np.random.Generator, crop: int, s
     im = np.ascontiguousarray(img[oy:oy + sh, ox:ox + sw])
     if (sw, sh) != (crop, crop):
         im = cv2.resize(im, (crop, crop), interpolation=cv2.INTER_AREA if min(zx, zy) < 1 else cv2.INTER_LINEAR)
-    bx = np.array(boxes, np.float32).reshape(-1, 6)  # a copy: np.array copies
     bx[:, :2] -= [ox, oy]
     return im, stretched_boxes(bx, zx, zy), (ox, oy), (zx, zy)
 
