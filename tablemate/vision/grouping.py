@@ -829,7 +829,7 @@ def _in_the_wall(t: Seen, at: np.ndarray, unit: float) -> bool:
 
     ``at``: the wall's tiles' centres (N x 2), ``t`` not among them. Why all at once: a table in
     play has a hundred stacks and dozens of discards, and pair by pair this
-    took 40 ms of a still of such a table on one core.
+    took 40-110 ms of a still of such a real table on one core.
     """
     f, r = FRAMES[t.side]
     dx, dy = (at[:, 0] - t.cx) / unit, (at[:, 1] - t.cy) / unit

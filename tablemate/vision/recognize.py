@@ -219,7 +219,9 @@ def detector_maps(square: np.ndarray, models_dir=None) -> tuple[np.ndarray, np.n
     the appliance to 305 MB, over its 300 MB target (281 MB with 1152
     pixels). Above ``MOST_PIXELS`` the square is detected as its top and
     bottom halves, each with ``STRIP_MARGIN`` pixels of the other, and each
-    half's maps kept: the same maps but within a few cells of the cut.
+    half's maps kept. The detector's reach is shorter than the margin, so
+    they are the whole square's maps (with a quarter of the margin they
+    differ near the cut: ``tests/vision/test_detector_strips.py``).
     """
     rows, cols = square.shape[:2]
     if rows * cols <= MOST_PIXELS or rows < 4 * STRIP_MARGIN:
