@@ -6,6 +6,8 @@ label on bare mat where no tile lies: that label cannot be found, so the
 benchmark must count it as not found, under its own source photo.
 """
 
+import json
+
 import numpy as np
 import pytest
 
@@ -157,13 +159,15 @@ def test_turns_are_measured_in_every_rendered_look_and_each_look_has_its_own_tar
     assert all(line.lstrip().startswith("met") for line in targets if "(holdout)" in line)
 
 
-def _photo_sizes_asked(monkeypatch, argv: list[str]) -> list[float]:
+def _photo_sizes_asked(monkeypatch, argv: list[str], parts: list | None = None) -> list[float]:
     bench = _bench()
     asked = []
 
-    def figures(size, limit, models_dir=None, verbose=False):
+    def figures(size, limit, models_dir=None, verbose=False, part="held-out", every=1):
         asked.append(size)
-        return {"tile_cm": size, "images": 1, "tiles": 10, "found": 1.0, "extra_per_tile": 0.0,
+        if parts is not None:
+            parts.append((part, every))
+        return {"tile_cm": size, "part": part, "every": every, "images": 1, "tiles": 10, "found": 1.0, "extra_per_tile": 0.0,
                 "read_right_of_found": 1.0, "end_to_end": 1.0, "end_to_end_as_labelled": 1.0, "outlines_off_labels_per_image": 0.0,
                 "confusions": {}, "not_found_by_source_photo": {}, "source_photos": 1,
                 "errors_by_source_photo": {}, "read_by_outline_offset": {},
@@ -182,6 +186,17 @@ def test_real_photos_are_laid_at_the_ends_of_the_players_range_too_unless_sizes_
     assert any("1.8 cm" in line for line in targets) and any("4.0 cm" in line for line in targets)
     assert _photo_sizes_asked(monkeypatch, ["--sizes", "3.0"]) == [3.0]
     assert _photo_sizes_asked(monkeypatch, ["--sizes", "2.2", "--photo-sizes", "4.0,1.8"]) == [4.0, 1.8]
+
+
+def test_training_photos_are_asked_for_apart_and_print_no_target_line(monkeypatch, capsys):
+    parts = []
+    assert _photo_sizes_asked(monkeypatch, ["--photo-sizes", "1.8", "--photo-part", "training",
+                                            "--photo-every", "4"], parts) == [1.8]
+    assert parts == [("training", 4)]
+    out = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("real TRAINING photos (every 4th") for line in out)
+    targets = out[out.index("targets (issue 10):") + 1:]
+    assert not any("photos" in line for line in targets)
 
 
 def test_labels_the_tiles_contradict_count_by_the_tiles_and_apart_by_the_labels(tmp_path, monkeypatch):
@@ -204,3 +219,23 @@ def test_labels_the_tiles_contradict_count_by_the_tiles_and_apart_by_the_labels(
     r = _bench().photo_figures(3.0, 0)
     assert r["end_to_end"] >= 0.9                 # the rendered tiles are read as they show
     assert r["end_to_end_as_labelled"] <= 0.05    # ... and not as their labels say
+
+
+TRAINING_SOURCE = next(n for n in (f"synthetic-training-{i}" for i in range(200)) if not photos_real.is_held_out(n))
+
+
+def test_the_training_part_reads_the_training_photos_only_and_the_held_out_part_never_does(tmp_path, monkeypatch):
+    tiles, _, _ = write_labelled_table(tmp_path, 43, SOURCE)
+    # the same picture labelled again as a training photo, with only its first three tiles
+    labels = tmp_path / "labels.jsonl"
+    first = json.loads(labels.read_text())
+    labels.write_text(labels.read_text() + json.dumps({**first, "source_photo": TRAINING_SOURCE,
+                                                       "tiles": tiles[:3]}) + "\n")
+    monkeypatch.setenv("TABLEMATE_PHOTOS_REAL", str(tmp_path))
+    bench = _bench()
+    training = bench.photo_figures(3.0, 0, part="training")
+    assert (training["part"], training["images"], training["tiles"]) == ("training", 1, 3)
+    assert set(training["errors_by_source_photo"]) <= {TRAINING_SOURCE}
+    held_out = bench.photo_figures(3.0, 0)
+    assert (held_out["part"], held_out["images"], held_out["tiles"]) == ("held-out", 1, len(tiles))
+    assert "TRAINING" in bench._photo_line(training) and "held out" in bench._photo_line(held_out)
