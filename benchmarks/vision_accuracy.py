@@ -247,9 +247,9 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
     """
     train, hold = photos_real.split(photos_real.load())
     lay = held_out_photo if part == "held-out" else training_photo
-    hold = list(enumerate(hold if part == "held-out" else train))[::every]
+    chosen = list(enumerate(hold if part == "held-out" else train))[::every]
     if limit:
-        hold = hold[:limit]
+        chosen = chosen[:limit]
     found = read = labelled = extra = outside = 0
     as_labelled = 0  # read right by the data set's own labels (photo_label_fixes leaves a few bonus labels aside)
     wrong: Counter = Counter()
@@ -263,7 +263,7 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
     by_offset = [[0, 0] for _ in OFFSETS]   # [found, read right] per bucket
     bonus = [0, 0, 0]                       # flowers and seasons: [labelled, found, read right]
     with tempfile.TemporaryDirectory() as tmp:
-        for n, (k, photo) in enumerate(hold):
+        for n, (k, photo) in enumerate(chosen):
             img, cal, tiles = lay(photo, k, tile_cm)
             path, cpath = write_still(img, cal, tmp)
             rec = recognize_image(str(path), str(cpath), models_dir=models_dir)
@@ -299,13 +299,13 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
                     else:
                         outside += 1
             if verbose:
-                print(f"  photo {n + 1}/{len(hold)} {tile_cm} cm: {len(tiles)} labelled, {len(dets)} outlines",
+                print(f"  photo {n + 1}/{len(chosen)} {tile_cm} cm: {len(tiles)} labelled, {len(dets)} outlines",
                       flush=True)
     n = max(labelled, 1)
-    return {"tile_cm": tile_cm, "part": part, "every": every, "images": len(hold), "tiles": labelled, "found": found / n,
+    return {"tile_cm": tile_cm, "part": part, "every": every, "images": len(chosen), "tiles": labelled, "found": found / n,
             "extra_per_tile": extra / n, "read_right_of_found": read / max(found, 1), "end_to_end": read / n,
             "end_to_end_as_labelled": as_labelled / n,
-            "outlines_off_labels_per_image": outside / max(len(hold), 1),
+            "outlines_off_labels_per_image": outside / max(len(chosen), 1),
             "confusions": dict(wrong.most_common(10)), "not_found_by_source_photo": dict(missed.most_common()),
             "source_photos": len(per_photo),
             "errors_by_source_photo": {src: {"errors": n, "tiles": per_photo[src]} for src, n in errors.most_common()},
@@ -405,7 +405,7 @@ def rendered_figures(size: float | str, scenes: int, family: str, models_dir=Non
 
 def _photo_line(r: dict) -> str:
     what = ("real photos held out" if r.get("part", "held-out") == "held-out" else
-            f"real TRAINING photos (every {r['every']}th; trained on: for ranking models, no target)")
+            f"real TRAINING photos (1 in {r['every']}; trained on: for ranking models, no target)")
     return (f"{what}, {r['tile_cm']:.1f} cm tiles on 85 cm: found {r['found']:.4f}, "
             f"extra outlines {r['extra_per_tile']:.3f}/tile, read right {r['read_right_of_found']:.4f}, "
             f"end to end {r['end_to_end']:.4f} ({r['end_to_end_as_labelled']:.4f} by the data set's own labels; "
@@ -515,7 +515,7 @@ def main(argv=None) -> None:
                                     f"the real photos' too when --photo-sizes is not given)")
     ap.add_argument("--photo-sizes", help=f"tile widths in cm the real photos are laid at (default {PHOTO_SIZES}, "
                                           f"or --sizes when that is given)")
-    ap.add_argument("--photos", type=int, default=0, help="held-out real images per size (default 0: all)")
+    ap.add_argument("--photos", type=int, default=0, help="real images per size, the first of those asked for (default 0: all)")
     ap.add_argument("--photo-part", choices=PHOTO_PARTS, default="held-out",
                     help="which real photos: the held-out ones (default; the figures of merit) or the training "
                          "ones, to rank models or rules without tuning to the held-out photos (no target line)")

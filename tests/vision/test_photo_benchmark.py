@@ -194,7 +194,7 @@ def test_training_photos_are_asked_for_apart_and_print_no_target_line(monkeypatc
                                             "--photo-every", "4"], parts) == [1.8]
     assert parts == [("training", 4)]
     out = capsys.readouterr().out.splitlines()
-    assert any(line.startswith("real TRAINING photos (every 4th") for line in out)
+    assert any(line.startswith("real TRAINING photos (1 in 4;") for line in out)
     targets = out[out.index("targets (issue 10):") + 1:]
     assert not any("photos" in line for line in targets)
 
