@@ -507,13 +507,12 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
         if abs(_along(t, t.side, size)) / unit > DISCARD_ROW_HALF_W:
             continue  # in no seat's discard rows (a tile dropped in a corner of the wall)
         discards.append(t)
-    in_wall = list(wall)
+    at = np.array([[w.cx, w.cy] for w in wall], np.float64).reshape(-1, 2)  # the wall's centres, grown below
     while True:  # wall tiles whose backs were taken for faces, also several side by side
-        at = np.array([[w.cx, w.cy] for w in in_wall], np.float64).reshape(-1, 2)
         more = [t for t in discards if _in_the_wall(t, at, unit)]
         if not more:
             break
-        in_wall += more
+        at = np.vstack([at, [[t.cx, t.cy] for t in more]])
         discards = [t for t in discards if t not in more]
     _diagonal_discards_join_their_row(discards, size, unit)
     for side in SIDES:
