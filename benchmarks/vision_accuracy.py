@@ -263,7 +263,7 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
     by_offset = [[0, 0] for _ in OFFSETS]   # [found, read right] per bucket
     bonus = [0, 0, 0]                       # flowers and seasons: [labelled, found, read right]
     with tempfile.TemporaryDirectory() as tmp:
-        for n, (k, photo) in enumerate(chosen):
+        for shown, (k, photo) in enumerate(chosen, 1):
             img, cal, tiles = lay(photo, k, tile_cm)
             path, cpath = write_still(img, cal, tmp)
             rec = recognize_image(str(path), str(cpath), models_dir=models_dir)
@@ -299,7 +299,7 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
                     else:
                         outside += 1
             if verbose:
-                print(f"  photo {n + 1}/{len(chosen)} {tile_cm} cm: {len(tiles)} labelled, {len(dets)} outlines",
+                print(f"  photo {shown}/{len(chosen)} {tile_cm} cm: {len(tiles)} labelled, {len(dets)} outlines",
                       flush=True)
     n = max(labelled, 1)
     return {"tile_cm": tile_cm, "part": part, "every": every, "images": len(chosen), "tiles": labelled, "found": found / n,
