@@ -98,6 +98,42 @@ def test_the_detector_goes_on_from_its_exported_weights(tmp_path):
         load_detector(Detector(), MODELS_DIR / "tile_reader.onnx")
 
 
+def test_restored_norms_keep_what_the_export_computes_and_normalise_in_training():
+    """Norms given measured statistics: the eval net still computes the export; a training batch is normalised again."""
+    import onnxruntime as ort
+
+    from tablemate.vision.models import MODELS_DIR
+    from tablemate.vision.train.nets import Detector, DetectorExport
+    from tablemate.vision.train.warm_start import go_on_from, restore_norms
+
+    shipped = MODELS_DIR / "tile_detector.onnx"
+    net = Detector()
+    go_on_from(net, shipped)
+    rng = np.random.default_rng(9)
+    batches = [torch.from_numpy(rng.random((2, 3, 96, 96), dtype=np.float32)) for _ in range(3)]
+    restore_norms(net, batches)
+    norms = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert all(float((m.running_var - (1 - m.eps)).abs().max()) > 1e-3 for m in norms)  # measured, not the identity's
+    image = rng.random((1, 3, 128, 160), dtype=np.float32)
+    want = ort.InferenceSession(str(shipped), providers=["CPUExecutionProvider"]).run(None, {"image": image})
+    with torch.no_grad():
+        got = DetectorExport(net.eval())(torch.from_numpy(image))
+    for w, g in zip(want, got):
+        assert np.allclose(w, g.numpy(), atol=1e-3)
+    # In training mode the first norm sees a batch like those measured: its output has about the shift as mean.
+    first = norms[0]
+    seen = {}
+    hook = first.register_forward_hook(lambda m, i, o: seen.update(o=o.detach().clone()))  # before the in-place ReLU
+    net.train()
+    with torch.no_grad():
+        net(batches[0])
+    hook.remove()
+    per_channel = seen["o"].mean(dim=(0, 2, 3))
+    assert torch.allclose(per_channel, first.bias, atol=0.05 * float(first.weight.abs().max()) + 1e-3)
+    with pytest.raises(ValueError, match="no batch"):
+        restore_norms(Detector(), [])
+
+
 def test_a_real_training_run_without_the_tile_photos_says_where_they_go(tmp_path, monkeypatch):
     """A smoke run goes on without tiles-real (CI has no data sets); a real run stops with a clear message."""
     from tablemate.vision.train import fit

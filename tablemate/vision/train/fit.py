@@ -480,6 +480,8 @@ def _targets(boxes: np.ndarray, out: int, ox: float, oy: float, k: int, crop: in
 
 ZOOM = (0.7, 1.6)  # detector crops are seen this much smaller or larger
 STRETCH = 1.6      # ... and, with ``stretch``, one axis up to this much longer than the other
+#: With ``renorm``, the folded norms' statistics are measured on this many batches of training crops.
+RENORM_BATCHES = 32
 #: With ``closer``, crops zoomed so the scene's typical tile is this long (pixels), about as long as a still's closer
 #: look shows tiles to the detector (``recognize.WIDE_LOOK``: those under 34 shown 40 long, the longest tenth at most
 #: 38; longer ones left as they are).
@@ -567,7 +569,7 @@ def _focal(pred, gt, torch, weight=None):
 
 def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS,
                  lowres: float = 0.0, init: Path | None = None, peak_lr: float = 2e-3,
-                 stretch: float = 0.0, closer: float = 0.0) -> dict:
+                 stretch: float = 0.0, closer: float = 0.0, renorm: bool = False) -> dict:
     """The detector on rendered scenes and real photos laid on tables (``train.data``).
 
     ``init``: go on from that exported detector's weights (``warm_start``),
@@ -577,6 +579,9 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     a rack seen from above or a thick tile's side shows faces narrower or
     squatter than that; the held-out photos lose most tiles there.
     ``closer``: the share of crops zoomed as a still's closer look shows small tiles (``detector_crop``).
+    ``renorm``: with ``init``, the folded norms get statistics measured on
+    training crops and train again (``warm_start.restore_norms``), instead of
+    staying frozen identities.
     """
     import cv2
     import torch
@@ -598,9 +603,8 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     opt = torch.optim.AdamW(net.parameters(), lr=peak_lr, weight_decay=1e-4)
     crop, bs = 320, 8
     out = crop // DET_STRIDE
-    t0, step = time.time(), 0
     budget = 0 if smoke else minutes * 60
-    while True:
+    def batch():
         xb, hb, sb, ob, wb = [], [], [], [], []
         for i in rng.choice(tr, bs):
             # Zoom: tiles seen larger or smaller than drawn, so every size players own is met.
@@ -616,7 +620,15 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
             xb.append(im[..., ::-1].astype(np.float32).transpose(2, 0, 1) / 255.0)
             hb.append(h), sb.append(s), ob.append(o)
         xb = _augment(torch.from_numpy(np.stack(xb)), rng, torch, colour_swap=0.3)
-        hb, sb, ob, wt = (torch.from_numpy(np.stack(a)) for a in (hb, sb, ob, wb))
+        return (xb, *(torch.from_numpy(np.stack(a)) for a in (hb, sb, ob, wb)))
+
+    if init and renorm:
+        from .warm_start import restore_norms
+        restore_norms(net, (batch()[0] for _ in range(1 if smoke else RENORM_BATCHES)))
+        net.train()  # the norms train again, on batch statistics
+    t0, step = time.time(), 0
+    while True:
+        xb, hb, sb, ob, wt = batch()
         ph, ps, po = net(xb)
         mask = (ob >= 0).float().unsqueeze(1)
         l_heat = _focal(torch.sigmoid(ph), hb, torch, wt.unsqueeze(1))
@@ -641,7 +653,7 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
                      "stride": str(DET_STRIDE), "size_scale": str(SIZE_SCALE)})
     res = {"model": path.name, "steps": step, "train_images": int(len(tr)), "val_images": int(n_val),
            "minutes": (time.time() - t0) / 60, "init": str(init) if init else None, "peak_lr": peak_lr,
-           "stretch": stretch, "closer": closer, "sha256": sha256(path)}
+           "stretch": stretch, "closer": closer, "renorm": bool(init and renorm), "sha256": sha256(path)}
     if not smoke:
         (Path(out_dir) / "tile_detector.train.json").write_text(json.dumps(res, indent=2) + "\n")
     print(res, flush=True)
@@ -671,6 +683,8 @@ def main(argv=None) -> None:
                     help="detector: share of crops degraded to a low-resolution camera (not used for the shipped model)")
     ap.add_argument("--stretch", type=float, default=0.0,
                     help="detector: share of crops grown along one axis more than the other (tiles narrower or squatter)")
+    ap.add_argument("--renorm", action="store_true",
+                    help="detector with --init: the folded norms get statistics from training crops and train again")
     ap.add_argument("--closer", type=float, default=0.0,
                     help="detector: share of crops zoomed so tiles are as long as a still's closer look shows them")
     a = ap.parse_args(argv)
@@ -688,7 +702,7 @@ def main(argv=None) -> None:
         res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, init=a.init, **lr)
     else:
         res = fit_detector(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, lowres=a.lowres,
-                           init=a.init, stretch=a.stretch, closer=a.closer, **lr)
+                           init=a.init, stretch=a.stretch, closer=a.closer, renorm=a.renorm, **lr)
     print(json.dumps(res, indent=2))
 
 

@@ -130,6 +130,61 @@ def freeze_norms(net) -> None:
             m.eval()
 
 
+def restore_norms(net, batches) -> None:
+    """Each folded BatchNorm given the statistics its convolution's output has on ``batches``, still an identity.
+
+    Why: ``freeze_norms`` leaves a net gone on with no normalisation at
+    all, and every detector gone on that way found fewer real tiles than
+    the shipped one did. Here each norm gets the running mean ``mu`` and
+    variance ``var`` measured on training crops, and the scale ``sqrt(var
+    + eps)`` and shift ``mu + bias`` that undo them, so in eval mode the net
+    computes exactly what the export did, and in training the norms
+    normalise by batch statistics again, as they did when the net was
+    first trained. Measured in one pass in eval mode: every norm is an
+    identity then, so each layer sees what it will see once the rest are
+    restored too.
+    """
+    import torch
+    from torch import nn
+    norms = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
+    sums: dict[int, list] = {id(bn): [0.0, 0.0, 0] for bn in norms}
+
+    def measure(bn, inputs, _out):
+        x = inputs[0].detach().double()
+        acc = sums[id(bn)]
+        acc[0] = acc[0] + x.sum(dim=(0, 2, 3))
+        acc[1] = acc[1] + (x * x).sum(dim=(0, 2, 3))
+        acc[2] += x.numel() // x.shape[1]
+
+    hooks = [bn.register_forward_hook(measure) for bn in norms]
+    was_training = net.training
+    net.eval()
+    try:
+        with torch.no_grad():
+            for xb in batches:
+                net(xb)
+    finally:
+        for h in hooks:
+            h.remove()
+    with torch.no_grad():
+        for bn in norms:
+            s, ss, n = sums[id(bn)]
+            if not n:
+                raise ValueError("no batch reached a norm: nothing to measure its statistics on")
+            mu = s / n
+            var = (ss / n - mu * mu).clamp(min=0)
+            # Running statistics as the identity's: x -> (x - mu) / sigma * gamma + beta with gamma = sigma.
+            shift = bn.bias.double() - bn.weight.double() * bn.running_mean.double() / torch.sqrt(
+                bn.running_var.double() + bn.eps)
+            scale = bn.weight.double() / torch.sqrt(bn.running_var.double() + bn.eps)
+            sigma = torch.sqrt(var + bn.eps)
+            bn.running_mean.copy_(mu.float())
+            bn.running_var.copy_(var.float())
+            bn.weight.copy_((scale * sigma).float())
+            bn.bias.copy_((shift + scale * mu).float())
+    net.train(was_training)
+
+
 def go_on_from(net, path: Path) -> None:
     """``net`` ready to train on from an exported model: its weights loaded, its folded norms frozen."""
     from .lite_reader import LiteReader
