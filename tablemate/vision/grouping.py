@@ -513,7 +513,8 @@ def _grouped(tiles: list[Seen], size: float, forced: dict[int, str]) -> tuple[di
         if not more:
             break
         at = np.vstack([at, [[t.cx, t.cy] for t in more]])
-        discards = [t for t in discards if t not in more]
+        taken = {id(t) for t in more}  # by identity: two tiles seen alike are still two tiles
+        discards = [t for t in discards if id(t) not in taken]
     _diagonal_discards_join_their_row(discards, size, unit)
     for side in SIDES:
         mine = [t for t in discards if t.side == side]
