@@ -113,6 +113,7 @@ def test_restored_norms_keep_what_the_export_computes_and_normalise_in_training(
     batches = [torch.from_numpy(rng.random((2, 3, 96, 96), dtype=np.float32)) for _ in range(3)]
     restore_norms(net, batches)
     norms = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert net.training and not any(m.training for m in norms)  # each module left in the mode it had
     assert all(float((m.running_var - (1 - m.eps)).abs().max()) > 1e-3 for m in norms)  # measured, not the identity's
     image = rng.random((1, 3, 128, 160), dtype=np.float32)
     want = ort.InferenceSession(str(shipped), providers=["CPUExecutionProvider"]).run(None, {"image": image})

@@ -604,6 +604,7 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     crop, bs = 320, 8
     out = crop // DET_STRIDE
     budget = 0 if smoke else minutes * 60
+
     def batch():
         xb, hb, sb, ob, wb = [], [], [], [], []
         for i in rng.choice(tr, bs):

@@ -157,7 +157,7 @@ def restore_norms(net, batches) -> None:
         acc[2] += x.numel() // x.shape[1]
 
     hooks = [bn.register_forward_hook(measure) for bn in norms]
-    was_training = net.training
+    modes = [(m, m.training) for m in net.modules()]  # each module's own: frozen norms stay frozen
     net.eval()
     try:
         with torch.no_grad():
@@ -182,7 +182,8 @@ def restore_norms(net, batches) -> None:
             bn.running_var.copy_(var.float())
             bn.weight.copy_((scale * sigma).float())
             bn.bias.copy_((shift + scale * mu).float())
-    net.train(was_training)
+    for m, training in modes:
+        m.train(training)
 
 
 def go_on_from(net, path: Path) -> None:
