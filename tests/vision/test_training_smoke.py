@@ -204,6 +204,45 @@ def test_a_quantized_reader_reads_as_its_float_export_and_is_not_quantized_twice
     load_reader(Reader(len(READER_CLASSES)), out)
 
 
+def test_renorm_measures_the_training_crops_before_the_first_step_and_needs_a_detector_to_go_on_from(
+        tmp_path, monkeypatch):
+    """``--renorm`` restores the norms on the run's own crops, once, before it trains; without ``--init`` it is refused.
+
+    Why: without a detector to go on from there are no folded norms to
+    restore, and a run that silently ignored the switch was recorded as if
+    it had renormalised.
+    """
+    from tablemate.vision.models import MODELS_DIR
+    from tablemate.vision.train import data, fit, warm_start
+
+    data.main(["--out", str(tmp_path), "--reader-scenes", "0", "--detector-scenes", "2", "--workers", "1"])
+    calls = []
+    real = warm_start.restore_norms
+
+    def measured(net, batches):
+        batches = list(batches)
+        calls.append([tuple(b.shape) for b in batches])
+        frozen = [m.training for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+        real(net, batches)
+        calls.append(frozen)
+
+    monkeypatch.setattr(warm_start, "restore_norms", measured)
+    res = fit.fit_detector(tmp_path, 0, True, out_dir=tmp_path, init=MODELS_DIR / "tile_detector.onnx", renorm=True)
+    assert res["renorm"] is True and res["steps"] == 1
+    shapes, modes = calls
+    assert shapes == [(8, 3, 320, 320)]  # one batch of the run's own crops in a smoke run
+    assert modes and not any(modes)  # the norms were the frozen identities go_on_from leaves
+    plain = fit.fit_detector(tmp_path, 0, True, out_dir=tmp_path, init=MODELS_DIR / "tile_detector.onnx")
+    assert plain["renorm"] is False and len(calls) == 2  # not asked: not restored
+    with pytest.raises(ValueError, match="init"):
+        fit.fit_detector(tmp_path, 0, True, out_dir=tmp_path, renorm=True)
+    for argv in (["detector", "--renorm"], ["reader", "--renorm", "--init", str(MODELS_DIR / "tile_reader.onnx")]):
+        with pytest.raises(SystemExit) as exit_:
+            fit.main([*argv, "--data", str(tmp_path), "--smoke", "--out-dir", str(tmp_path / "no")])
+        assert exit_.value.code == 2
+    assert not (tmp_path / "no").exists()  # refused before anything was made
+
+
 def test_training_writes_into_an_out_dir_it_has_to_make(tmp_path):
     """A run's folder is made before it trains: found missing only at the export, a whole run was lost."""
     from tablemate.vision.train import data, fit

@@ -583,6 +583,8 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     training crops and train again (``warm_start.restore_norms``), instead of
     staying frozen identities.
     """
+    if renorm and not init:
+        raise ValueError("renorm restores the norms of a detector gone on from: give init too")
     import cv2
     import torch
     import torch.nn.functional as F
@@ -654,7 +656,7 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
                      "stride": str(DET_STRIDE), "size_scale": str(SIZE_SCALE)})
     res = {"model": path.name, "steps": step, "train_images": int(len(tr)), "val_images": int(n_val),
            "minutes": (time.time() - t0) / 60, "init": str(init) if init else None, "peak_lr": peak_lr,
-           "stretch": stretch, "closer": closer, "renorm": bool(init and renorm), "sha256": sha256(path)}
+           "stretch": stretch, "closer": closer, "renorm": renorm, "sha256": sha256(path)}
     if not smoke:
         (Path(out_dir) / "tile_detector.train.json").write_text(json.dumps(res, indent=2) + "\n")
     print(res, flush=True)
@@ -689,6 +691,8 @@ def main(argv=None) -> None:
     ap.add_argument("--closer", type=float, default=0.0,
                     help="detector: share of crops zoomed so tiles are as long as a still's closer look shows them")
     a = ap.parse_args(argv)
+    if a.renorm and (a.model != "detector" or not a.init):
+        ap.error("--renorm is for the detector with --init: it restores the norms of the exported model gone on from")
     # Before training, not at the export: a missing folder found after an hour's run loses the hour.
     out_dir = Path(a.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
