@@ -206,7 +206,8 @@ def test_a_quantized_reader_reads_as_its_float_export_and_is_not_quantized_twice
 
 def test_renorm_measures_the_training_crops_before_the_first_step_and_needs_a_detector_to_go_on_from(
         tmp_path, monkeypatch):
-    """``--renorm`` restores the norms on the run's own crops, once, before it trains; without ``--init`` it is refused.
+    """``--renorm`` restores the norms on the run's own crops, once, before it trains; it and ``--distil`` are
+    refused without ``--init``.
 
     Why: without a detector to go on from there are no folded norms to
     restore, and a run that silently ignored the switch was recorded as if
@@ -236,11 +237,38 @@ def test_renorm_measures_the_training_crops_before_the_first_step_and_needs_a_de
     assert plain["renorm"] is False and len(calls) == 2  # not asked: not restored
     with pytest.raises(ValueError, match="init"):
         fit.fit_detector(tmp_path, 0, True, out_dir=tmp_path, renorm=True)
-    for argv in (["detector", "--renorm"], ["reader", "--renorm", "--init", str(MODELS_DIR / "tile_reader.onnx")]):
+    held = fit.fit_detector(tmp_path, 0, True, out_dir=tmp_path, init=MODELS_DIR / "tile_detector.onnx",
+                            renorm=True, distil=1.0, distil_heat=1.0)
+    assert held["distil"] == held["distil_heat"] == 1.0 and held["steps"] == 1 and len(calls) == 4
+    for argv in (["detector", "--renorm"], ["reader", "--renorm", "--init", str(MODELS_DIR / "tile_reader.onnx")],
+                 ["detector", "--distil", "1"], ["bonus", "--distil-heat", "1", "--init", "x.onnx"]):
         with pytest.raises(SystemExit) as exit_:
             fit.main([*argv, "--data", str(tmp_path), "--smoke", "--out-dir", str(tmp_path / "no")])
         assert exit_.value.code == 2
     assert not (tmp_path / "no").exists()  # refused before anything was made
+
+
+def test_distillation_holds_the_sizes_where_the_teacher_sees_tiles_and_its_heat_everywhere():
+    """Nothing to learn where the net computes what the teacher does; sizes count only on the teacher's tiles."""
+    from tablemate.vision.train.fit import DISTIL_SEEN, _distilled
+
+    rng = np.random.default_rng(3)
+    th = torch.full((2, 3, 8, 8), -6.0)  # the teacher sees nothing ...
+    th[0, 0, 2, 3] = 4.0                 # ... but one lying tile
+    ts = torch.from_numpy(rng.random((2, 2, 8, 8), dtype=np.float32))
+    n = torch.tensor(1)
+    same = _distilled((th.clone(), ts.clone()), (th, ts), n, 1.0, 1.0, torch)
+    assert float(same) == pytest.approx(0.0, abs=1e-5)
+    off_tile = ts.clone()
+    off_tile[1, :, 5, 5] += 3.0  # a size changed where the teacher sees no tile
+    assert float(_distilled((th, off_tile), (th, ts), n, 1.0, 0.0, torch)) == pytest.approx(0.0, abs=1e-6)
+    on_tile = ts.clone()
+    on_tile[0, :, 2, 3] += 0.5
+    assert float(_distilled((th, on_tile), (th, ts), n, 2.0, 0.0, torch)) == pytest.approx(2.0, rel=1e-5)
+    lost = th.clone()
+    lost[0, 0, 2, 3] = float(np.log(DISTIL_SEEN / (1 - DISTIL_SEEN)))  # the net doubts the teacher's tile
+    assert float(_distilled((lost, ts), (th, ts), n, 0.0, 1.0, torch)) > 0.5
+    assert float(_distilled((lost, ts), (th, ts), n, 0.0, 0.0, torch)) == 0.0
 
 
 def test_training_writes_into_an_out_dir_it_has_to_make(tmp_path):

@@ -567,9 +567,29 @@ def _focal(pred, gt, torch, weight=None):
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
+#: Cells where the detector gone on from sees a tile this surely keep their sizes close to its (``distil``).
+DISTIL_SEEN = 0.2
+
+
+def _distilled(net_out, teacher_out, n_pos, distil: float, distil_heat: float, torch):
+    """The distillation loss: size L1 on the teacher's tiles (weighed as the size loss is), and the binary KL of
+    heat on every cell, per tile (as the focal loss is)."""
+    (ph, ps), (th, ts) = net_out, teacher_out
+    tp = torch.sigmoid(th)
+    seen = (tp.amax(1, keepdim=True) >= DISTIL_SEEN).float()
+    loss = distil * ((ps - ts).abs() * seen).sum() / seen.sum().clamp(min=1)
+    if distil_heat:
+        p = torch.sigmoid(ph).clamp(1e-4, 1 - 1e-4)
+        q = tp.clamp(1e-4, 1 - 1e-4)
+        kl = q * torch.log(q / p) + (1 - q) * torch.log((1 - q) / (1 - p))
+        loss = loss + distil_heat * kl.sum() / n_pos.clamp(min=1)
+    return loss
+
+
 def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir: Path = MODELS,
                  lowres: float = 0.0, init: Path | None = None, peak_lr: float = 2e-3,
-                 stretch: float = 0.0, closer: float = 0.0, renorm: bool = False) -> dict:
+                 stretch: float = 0.0, closer: float = 0.0, renorm: bool = False, distil: float = 0.0,
+                 distil_heat: float = 0.0) -> dict:
     """The detector on rendered scenes and real photos laid on tables (``train.data``).
 
     ``init``: go on from that exported detector's weights (``warm_start``),
@@ -582,9 +602,17 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     ``renorm``: with ``init``, the folded norms get statistics measured on
     training crops and train again (``warm_start.restore_norms``), instead of
     staying frozen identities.
+    ``distil``, ``distil_heat``: with ``init``, the weights of a loss that
+    keeps the sizes (where the detector gone on from sees a tile) and the
+    heat of the net close to that detector's on the same crops. Why: a
+    detector gone on found as many real tiles but outlined some a tenth or
+    more another size, and the readers lost them (docs/training.md, "The
+    folded norms given back their statistics").
     """
     if renorm and not init:
         raise ValueError("renorm restores the norms of a detector gone on from: give init too")
+    if (distil or distil_heat) and not init:
+        raise ValueError("distil keeps a detector close to the one gone on from: give init too")
     import cv2
     import torch
     import torch.nn.functional as F
@@ -599,9 +627,14 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     tr = np.arange(n_val, len(imgs))
     print(f"detector: {len(tr)} train images, {n_val} validation", flush=True)
     net = Detector()
+    teacher = None
     if init:
         from .warm_start import go_on_from
         go_on_from(net, init)
+        if distil or distil_heat:
+            teacher = Detector()
+            go_on_from(teacher, init)
+            teacher.eval().requires_grad_(False)
     opt = torch.optim.AdamW(net.parameters(), lr=peak_lr, weight_decay=1e-4)
     crop, bs = 320, 8
     out = crop // DET_STRIDE
@@ -638,6 +671,9 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
         l_size = (F.l1_loss(ps, sb, reduction="none") * mask).sum() / mask.sum().clamp(min=1)
         l_or = F.cross_entropy(po, ob, ignore_index=-1) if (ob >= 0).any() else po.sum() * 0
         loss = l_heat + l_size + 0.5 * l_or
+        if teacher is not None:
+            loss = loss + _distilled(net_out=(ph, ps), teacher_out=teacher(xb)[:2], n_pos=hb.eq(1).sum(),
+                                     distil=distil, distil_heat=distil_heat, torch=torch)
         _cosine_step(opt, loss, peak_lr, t0, budget)
         step += 1
         if step % 100 == 0:
@@ -656,7 +692,8 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
                      "stride": str(DET_STRIDE), "size_scale": str(SIZE_SCALE)})
     res = {"model": path.name, "steps": step, "train_images": int(len(tr)), "val_images": int(n_val),
            "minutes": (time.time() - t0) / 60, "init": str(init) if init else None, "peak_lr": peak_lr,
-           "stretch": stretch, "closer": closer, "renorm": renorm, "sha256": sha256(path)}
+           "stretch": stretch, "closer": closer, "renorm": renorm, "distil": distil, "distil_heat": distil_heat,
+           "sha256": sha256(path)}
     if not smoke:
         (Path(out_dir) / "tile_detector.train.json").write_text(json.dumps(res, indent=2) + "\n")
     print(res, flush=True)
@@ -688,9 +725,15 @@ def main(argv=None) -> None:
                     help="detector: share of crops grown along one axis more than the other (tiles narrower or squatter)")
     ap.add_argument("--renorm", action="store_true",
                     help="detector with --init: the folded norms get statistics from training crops and train again")
+    ap.add_argument("--distil", type=float, default=0.0,
+                    help="detector with --init: weight of a loss keeping its sizes close to that model's")
+    ap.add_argument("--distil-heat", type=float, default=0.0,
+                    help="detector with --init: weight of a loss keeping its heat close to that model's")
     ap.add_argument("--closer", type=float, default=0.0,
                     help="detector: share of crops zoomed so tiles are as long as a still's closer look shows them")
     a = ap.parse_args(argv)
+    if (a.distil or a.distil_heat) and (a.model != "detector" or not a.init):
+        ap.error("--distil and --distil-heat are for the detector with --init: they keep it close to that model")
     if a.renorm and (a.model != "detector" or not a.init):
         ap.error("--renorm is for the detector with --init: it restores the norms of the exported model gone on from")
     # Before training, not at the export: a missing folder found after an hour's run loses the hour.
@@ -707,7 +750,8 @@ def main(argv=None) -> None:
         res = fit_bonus(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, init=a.init, **lr)
     else:
         res = fit_detector(Path(a.data), a.minutes, a.smoke, out_dir=out_dir, lowres=a.lowres,
-                           init=a.init, stretch=a.stretch, closer=a.closer, renorm=a.renorm, **lr)
+                           init=a.init, stretch=a.stretch, closer=a.closer, renorm=a.renorm,
+                           distil=a.distil, distil_heat=a.distil_heat, **lr)
     print(json.dumps(res, indent=2))
 
 
