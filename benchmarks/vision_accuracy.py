@@ -193,11 +193,18 @@ def held_out_table(size: float | str, k: int, family: str) -> tuple[np.ndarray, 
     return render_scene(layout, seed, family=family, **fixed)
 
 
-def held_out_photo(photo, k: int, tile_cm: float) -> tuple[np.ndarray, dict, list]:
-    """The k-th (from 0) held-out real photo, ``photo``, laid on a mat with tiles ``tile_cm`` of an 85 cm side:
-    (image, calibration, labelled tiles), as ``photos_real.photo_on_mat`` gives them. One place for the seed, so
+#: Which photos ``photo_figures`` reads, each with the seeds its stills are laid from after the photo's number and
+#: size: the held-out fifth (the figures of merit), or the training part, whose seeds of its own give it a mat and an
+#: offset no held-out still of the same number has.
+PHOTO_PARTS = {"held-out": (), "training": (77,)}
+
+
+def laid_photo(photo, k: int, tile_cm: float, part: str = "held-out") -> tuple[np.ndarray, dict, list]:
+    """The k-th (from 0) real photo of ``part``, ``photo``, laid on a mat with tiles ``tile_cm`` of an 85 cm side:
+    (image, calibration, labelled tiles), as ``photos_real.photo_on_mat`` gives them. One place for the seeds, so
     ``vision_latency.py --photos`` times the very stills this benchmark reads."""
-    return photos_real.photo_on_mat(photo, tile_cm / AREA_CM, np.random.default_rng([k, int(tile_cm * 10)]))
+    seeds = [k, int(tile_cm * 10), *PHOTO_PARTS[part]]
+    return photos_real.photo_on_mat(photo, tile_cm / AREA_CM, np.random.default_rng(seeds))
 
 
 def _quad_centres(tiles) -> np.ndarray:
@@ -223,16 +230,6 @@ def offset_bucket(centre, box) -> int:
     return sum(off >= bound for bound in OFFSET_BOUNDS)
 
 
-def training_photo(photo, k: int, tile_cm: float) -> tuple[np.ndarray, dict, list]:
-    """The k-th (from 0) training photo laid on a mat as ``held_out_photo`` lays the held-out ones, from seeds of
-    its own: a mat and an offset no held-out still of the same number has."""
-    return photos_real.photo_on_mat(photo, tile_cm / AREA_CM, np.random.default_rng([k, int(tile_cm * 10), 77]))
-
-
-#: Which photos ``photo_figures`` reads: the held-out fifth (the figures of merit), or the training part.
-PHOTO_PARTS = ("held-out", "training")
-
-
 def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = False, part: str = "held-out",
                   every: int = 1) -> dict:
     """Real photos laid on a mat with tiles ``tile_cm`` of an 85 cm side, recognised from JPEG: the held-out ones,
@@ -245,9 +242,8 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
     measured. Their figures flatter every model trained on them, so they
     only rank models against each other and are no target's figure.
     """
-    train, hold = photos_real.split(photos_real.load())
-    lay = held_out_photo if part == "held-out" else training_photo
-    chosen = list(enumerate(hold if part == "held-out" else train))[::every]
+    photos = dict(zip(("training", "held-out"), photos_real.split(photos_real.load())))[part]
+    chosen = list(enumerate(photos))[::every]
     if limit:
         chosen = chosen[:limit]
     found = read = labelled = extra = outside = 0
@@ -264,7 +260,7 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
     bonus = [0, 0, 0]                       # flowers and seasons: [labelled, found, read right]
     with tempfile.TemporaryDirectory() as tmp:
         for shown, (k, photo) in enumerate(chosen, 1):
-            img, cal, tiles = lay(photo, k, tile_cm)
+            img, cal, tiles = laid_photo(photo, k, tile_cm, part)
             path, cpath = write_still(img, cal, tmp)
             rec = recognize_image(str(path), str(cpath), models_dir=models_dir)
             dets = rec["tiles"]
@@ -516,7 +512,7 @@ def main(argv=None) -> None:
     ap.add_argument("--photo-sizes", help=f"tile widths in cm the real photos are laid at (default {PHOTO_SIZES}, "
                                           f"or --sizes when that is given)")
     ap.add_argument("--photos", type=int, default=0, help="real images per size, the first of those asked for (default 0: all)")
-    ap.add_argument("--photo-part", choices=PHOTO_PARTS, default="held-out",
+    ap.add_argument("--photo-part", choices=tuple(PHOTO_PARTS), default="held-out",
                     help="which real photos: the held-out ones (default; the figures of merit) or the training "
                          "ones, to rank models or rules without tuning to the held-out photos (no target line)")
     ap.add_argument("--photo-every", type=int, default=1, help="read every n-th of those photos (default 1)")

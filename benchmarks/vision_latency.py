@@ -65,7 +65,7 @@ def photo_latency(sizes: list[float], every: int, runs: int) -> list[dict]:
     import cv2
     cv2.setNumThreads(1)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from vision_accuracy import held_out_photo, write_still
+    from vision_accuracy import laid_photo, write_still
     from tablemate.vision.recognize import recognize_image
     from tablemate.vision.train import photos_real
     photos = photos_real.load()
@@ -80,7 +80,7 @@ def photo_latency(sizes: list[float], every: int, runs: int) -> list[dict]:
             for k, photo in enumerate(hold):
                 if k % every:
                     continue
-                img, cal, _ = held_out_photo(photo, k, size)
+                img, cal, _ = laid_photo(photo, k, size)
                 path, cpath = write_still(img, cal, tmp)
                 recognize_image(str(path), str(cpath))  # untimed: the first call loads and checks the models
                 ts = []
