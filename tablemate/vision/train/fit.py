@@ -607,7 +607,9 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     heat of the net close to that detector's on the same crops. Why: a
     detector gone on found as many real tiles but outlined some a tenth or
     more another size, and the readers lost them (docs/training.md, "The
-    folded norms given back their statistics").
+    folded norms given back their statistics"). Held so, they still did
+    (sixtieth session: "Sizes held to the detector gone on from, soups,
+    and looks at two scales"); off by default.
     """
     if renorm and not init:
         raise ValueError("renorm restores the norms of a detector gone on from: give init too")
