@@ -11,6 +11,7 @@ a budget makes the cost of reproducing a model predictable. Seeds are fixed.
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import json
 import time
@@ -633,10 +634,8 @@ def fit_detector(data: Path, minutes: float, smoke: bool, seed: int = 0, out_dir
     if init:
         from .warm_start import go_on_from
         go_on_from(net, init)
-        if distil or distil_heat:
-            teacher = Detector()
-            go_on_from(teacher, init)
-            teacher.eval().requires_grad_(False)
+        if distil or distil_heat:  # the detector gone on from, as loaded, before anything trains
+            teacher = copy.deepcopy(net).eval().requires_grad_(False)
     opt = torch.optim.AdamW(net.parameters(), lr=peak_lr, weight_decay=1e-4)
     crop, bs = 320, 8
     out = crop // DET_STRIDE
