@@ -347,3 +347,42 @@ def test_a_side_along_the_pictures_edge_moves_to_the_mats_edge_seen_aslant_of_it
     square_top[:int(2.0 * UNIT)] = (22, 24, 20)  # the mat's top edge square to the top side, two widths down
     kept = area_from_tiles(SQUARE, tiles, SIZE, square_top)
     assert kept is not None and np.abs(np.float64(kept.corners)[2:, 1]).max() < 1.0  # the top side stays
+
+
+def _bottom_row_short(tiles, keep=3):
+    """``tiles`` with only the middle ``keep`` tiles of the bottom seat's row: too short to give a line."""
+    bottom = sorted((t for t in tiles if t.orient == 0), key=lambda t: t.cx)
+    mid = len(bottom) // 2
+    kept = bottom[mid - keep // 2:mid - keep // 2 + keep]
+    return [t for t in tiles if t.orient != 0] + kept
+
+
+def _slope(a, b):
+    return (b[1] - a[1]) / (b[0] - a[0])
+
+
+def test_a_short_row_by_the_pictures_edge_takes_the_slant_of_the_facing_row():
+    """Rendered held-out table 758, 3.0 cm, area found: a dark mat on a dark table, the table found, its top and
+    bottom the picture's edges while the mat lay turned 8 degrees in it. The top row ran aslant and the top side
+    was drawn in along it; the bottom seat's nearest row was four tiles, too short for a line, and its side was
+    drawn in level, so its kong and wall, aslant of it, were counted as nobody's. Both sides being the picture's,
+    the bottom side takes the top row's slant; where the picture goes on beyond them it stays level."""
+    level = dict(bottom=0.0, right=0.0, top=0.0, left=0.0)
+    tiles = _bottom_row_short(_rows(dict(bottom=5.0, right=5.0, top=5.0, left=5.0), dict(level, bottom=0.15, top=0.15)))
+    drawn = area_from_tiles(SQUARE, tiles, SIZE, _dark_table(tiles))
+    assert drawn is not None
+    bl, br, tr, tl = (np.float64(c) for c in drawn.corners)
+    assert abs(_slope(bl, br) - _slope(tl, tr)) < 0.02  # the two sides parallel, as the picture's edges were
+    assert abs(_slope(bl, br) + 0.15) < 0.03  # aslant as the rows run: 0.15 widths deeper a width to the right
+    bottom = [t for t in tiles if t.orient == 0]
+    assert np.abs(_depths_in(drawn, bottom) - HAND_DEPTH_W).max() < 0.3
+
+    # the same square in the middle of a larger picture: its sides are no picture's edges, the bottom stays level
+    big = np.full((2 * SIZE, 2 * SIZE, 3), (40, 52, 34), np.uint8)
+    big[SIZE // 2:SIZE // 2 + SIZE, SIZE // 2:SIZE // 2 + SIZE] = _dark_table(tiles)
+    lo, hi = SIZE / 2, SIZE / 2 + SIZE
+    inside = Calibration((2 * SIZE, 2 * SIZE), ((lo, hi), (hi, hi), (hi, lo), (lo, lo)))
+    kept = area_from_tiles(inside, tiles, SIZE, big)
+    assert kept is not None
+    bl, br = (np.float64(c) for c in kept.corners[:2])
+    assert abs(_slope(bl, br)) < 0.01
