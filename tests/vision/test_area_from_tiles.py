@@ -286,6 +286,38 @@ def test_one_seat_far_deeper_than_the_others_is_drawn_in_to_the_mats_edge_where_
     assert area_from_tiles(SQUARE, tiles + [lone], SIZE, _dark_table(tiles + [lone], right_edge_w=3.0)) is None
 
 
+def test_beside_a_side_found_wrong_a_side_with_a_corner_out_of_view_turns_along_its_row_aslant():
+    """Rendered held-out table 734, 3.0 cm, area found: the mat finder took the floor beyond a dim rim into the mat,
+    its right corners out of the picture. The right side was drawn in to the mat's edge, but the bottom side kept
+    the slope the clipped outline gave it: the bottom hand ran 0.24 widths deeper with every width along, and its
+    far end, four concealed tiles and the winning one, lay outside the area. A side with a corner out of view,
+    beside a side found wrong, whose row alone runs that far aslant, turns along its row, two widths beyond it.
+    With its corners in view the row is a hand pushed askew, and the side stays (rendered table 27, drawn
+    typeface, 2.2 cm: a right seat's row 0.27 aslant of a right side found right)."""
+    level = dict(bottom=0.0, right=0.0, top=0.0, left=0.0)
+    tiles = _rows(dict(bottom=2.0, right=5.0, top=2.0, left=2.0), dict(level, bottom=0.2))
+    m = int(2 * UNIT)  # the picture shows the mat past the area's left, top and bottom: no side is the picture's
+    whole = cv2.copyMakeBorder(_dark_table(tiles, right_edge_w=3.0), m, m, m, m, cv2.BORDER_REFLECT)
+    corners = tuple((x + m, y + m) for x, y in SQUARE.corners)
+    in_picture = [replace(t, cx=t.cx + m, cy=t.cy + m) for t in tiles]
+    bottom, top, right = ([t for t in in_picture if t.orient == o] for o in (0, 2, 3))
+
+    cut = whole[:, :SIZE + m - 8]  # the picture ends just short of the area's right corners
+    found = Calibration((cut.shape[1], cut.shape[0]), corners)
+    drawn = area_from_tiles(found, tiles, SIZE, cut)
+    assert drawn is not None
+    assert np.ptp(_depths_in(found, bottom)) > 1.5  # as found: 0.2 widths deeper with every width
+    assert np.abs(_depths_in(drawn, bottom) - HAND_DEPTH_W).max() < 0.3  # along its row, two widths beyond it
+    assert np.abs(_depths_in(drawn, top) - _depths_in(found, top)).max() < 0.3  # a level row: its side stays
+    assert np.abs(_depths_in(drawn, right) - 2.0).max() < 0.4  # drawn in to the mat's edge, three widths in
+
+    seen = Calibration((whole.shape[1], whole.shape[0]), corners)  # every corner in view
+    kept = area_from_tiles(seen, tiles, SIZE, whole)
+    assert kept is not None
+    assert np.abs(_depths_in(kept, bottom) - _depths_in(seen, bottom)).max() < 0.3  # the bottom side stays
+    assert np.abs(_depths_in(kept, right) - 2.0).max() < 0.4  # only the right side moves
+
+
 def test_a_deep_side_whose_mat_edge_is_not_seen_moves_in_as_far_as_its_opposite_side_did():
     """Turn benchmark, 4.0 cm, sequence 11 frame 8, area found during play: a dark mat on a near-black table, the
     table's edge found for the mat's at the left and right, both seats' rows four widths in. The right side found
