@@ -34,6 +34,7 @@ MAT_NEAR = 10.0     # an outline whose middle lies this near the mat's colour ..
 MAT_APART = 2.0     # ... and this many times nearer it than any tile colour of the table is bare mat
 MAT_SAME = 3.0      # ... as is, found and read unsurely, one this near it on a table whose tiles are near the mat
 FAINT_ON_MAT = 0.6  # ... or found less surely than this, however it is read
+PLAIN_DOUBT = 0.25  # a white dragon reading that leaves the back this much is of a plain patch (blank face or back)
 
 
 def middle_lab(image: np.ndarray, quads: np.ndarray) -> np.ndarray:
@@ -217,7 +218,14 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
       2-7 from the ground, found at 0.78 or more. On 192 other rendered
       tables (1-48 at 2.2, 3.0 and 4.0 cm and over the range, read with the
       calibration and with the area found) it changed one reading: a ghost
-      white dragon left a hidden hand (2.2 cm table 3, area found).
+      white dragon left a hidden hand (2.2 cm table 3, area found). Found
+      less surely than ``FOUND`` too where the reading leaves the back
+      ``PLAIN_DOUBT`` or more (a plain patch, blank face or back, which
+      its colour tells): on a greyish pink mat 14 units from the faces'
+      ground (too near for ``mat_coloured``) an outline beside a wall was
+      found at 0.69 and read as the white dragon at 0.60 (the back 0.39),
+      its middle 6.0 from the mat's colour and 18.9 from the ground, and
+      joined a revealed hand (fresh 3.0 cm table 715, the play area found).
     """
     backs, ground = table_colours(probs, heat, lab, set_back, set_ground)
     out = set()
@@ -236,7 +244,8 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
     doubtful = ((probs.max(1) < SURE) & (heat < FOUND)) | (heat < FAINT_ON_MAT)
     on_mat = plain & (mat_coloured(lab, mat, colours) | (doubtful & mat_coloured(lab, mat, colours, MAT_SAME)))
     if ground is not None:  # a blank face's middle is its ground: a faint "white dragon" nearer the mat's colour is mat
-        on_mat |= ((probs.argmax(1) == WHITE) & (heat < FAINT_ON_MAT)
+        plain = (heat < FAINT_ON_MAT) | ((probs[:, BACK] >= PLAIN_DOUBT) & (heat < FOUND))
+        on_mat |= ((probs.argmax(1) == WHITE) & plain
                    & (np.linalg.norm(lab - mat, axis=1) < np.linalg.norm(lab - ground, axis=1)))
     return out | set(np.nonzero(on_mat)[0].tolist())
 

@@ -146,6 +146,31 @@ def test_a_white_dragon_found_under_the_on_mat_bound_nearer_the_mats_colour_than
     assert mat_outlines(probs, heat, lab, mat) == {6}
 
 
+def test_a_white_dragon_read_and_found_unsurely_nearer_the_mats_colour_than_the_ground_is_the_mat():
+    """Fresh 3.0 cm table 715, unseen look, the play area found: a greyish pink mat 14 units from the faces' ground
+    (too near for ``mat_coloured``'s rule), teal backs in view. An outline beside the top wall was found at 0.69
+    (over ``FAINT_ON_MAT``) and read as the white dragon at 0.60 (the back 0.39), its middle 6.0 from the mat's
+    colour and 18.9 from the ground, and joined the top hand. Read between the white dragon and a back
+    (``PLAIN_DOUBT``) and found under ``FOUND`` it is the mat; a white dragon as unsure whose middle is the ground
+    stays, and so does the patch read with the back given less, or found surely."""
+    from tablemate.vision.contract import READER_CLASSES
+    from tablemate.vision.tile_colours import FAINT_ON_MAT, FOUND, PLAIN_DOUBT, mat_outlines
+    mat, ground, backs = np.float64([59.5, 7.1, -10.9]), np.float64([68.0, 1.7, -20.6]), np.float64([42.6, -17.1, -19.4])
+    patch, dragon = np.float64([54.0, 6.3, -8.7]), np.float64([67.0, 2.5, -18.0])
+    white, back = READER_CLASSES.index("P"), READER_CLASSES.index("back")
+    sure = np.zeros((6, len(READER_CLASSES)), np.float32)
+    sure[np.arange(6), [0, 9, 18, 27, 31, back]] = 1.0   # faces show the ground, a back the backs' colour
+    unsure = np.zeros((4, len(READER_CLASSES)), np.float32)
+    unsure[:, white], unsure[:, back] = 0.60, 0.40
+    unsure[2, white], unsure[2, back] = 0.95, 0.05        # the patch read surely
+    unsure[3, back], unsure[3, 0] = 0.0, 0.40             # the patch read between the white dragon and a face
+    probs = np.concatenate([sure, unsure, unsure[:1]])
+    heat = np.float32([1.0] * 6 + [0.69, 0.69, 0.69, 0.69, FOUND + 0.05])
+    lab = np.concatenate([np.repeat(ground[None], 5, 0), backs[None], np.stack([patch, dragon, patch, patch, patch])])
+    assert FAINT_ON_MAT < 0.69 < FOUND and 0.05 < PLAIN_DOUBT <= 0.40
+    assert mat_outlines(probs, heat, lab, mat) == {6}
+
+
 def test_the_white_share_is_the_same_for_both_colour_rules_when_a_back_is_read_surely():
     from tablemate.vision.contract import READER_CLASSES
     from tablemate.vision.tile_colours import BLANK, white_share
