@@ -126,8 +126,9 @@ def seat_depths(tiles: list[Seen], size: float) -> dict[str, float] | None:
     return None if rows is None else _depths(rows)
 
 
-def _row_line(uv: np.ndarray, depth: float) -> tuple[float, float]:
-    """The nearest row as ``v = at + slant * u`` (tile widths): a line where the row is long enough, else level.
+def _row_line(uv: np.ndarray, depth: float) -> tuple[float, float] | None:
+    """The nearest row as ``v = at + slant * u`` (tile widths) where the row is long enough; None where it is not
+    (its side is then taken level, at the row's depth).
 
     Why a line: where the area found was cut by the picture's edge, that
     side is the picture's and not square to the mat, and the rows run
@@ -137,11 +138,6 @@ def _row_line(uv: np.ndarray, depth: float) -> tuple[float, float]:
     tiles in it), so where the band holds no row long enough, the longest
     line through one of the nearest tiles counts, over the whole side.
     """
-    return _row_fit(uv, depth) or (depth, 0.0)
-
-
-def _row_fit(uv: np.ndarray, depth: float) -> tuple[float, float] | None:
-    """``_row_line``'s line where a row gives it, else None."""
     band = uv[uv[:, 1] <= depth + ROW_BAND_W]
     line = _fitted(_longest_line(band), band)
     if line is None:
@@ -296,13 +292,14 @@ def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float, image: np.
     pad = int(round(GROW_W * unit)) + 4
     median = float(np.median(list(depths.values())))
     cut = min(depths.values()) < CUT_W
-    lines = {side: _row_line(uv, depths[side]) for side, uv in rows.items()}  # each seat's nearest row
+    fits = {side: _row_line(uv, depths[side]) for side, uv in rows.items()}  # each seat's nearest row, or None
+    lines = {side: fit or (depths[side], 0.0) for side, fit in fits.items()}
     wrong = any(d > TOO_DEEP_W for d in depths.values()) or bool(_turned_pair(lines))
     if median <= TOO_DEEP_W and (image is None or (not cut and median <= RIM_DEPTH_W and not wrong)):
         return None
     lab = None if image is None else _padded_lab(image, cal, size, scale, pad)
     if lab is not None:
-        lines = _slanted_as_the_facing_row(lines, rows, depths, lab, pad, unit)
+        lines = _slanted_as_the_facing_row(lines, fits, rows, lab, pad, unit)
     if median <= TOO_DEEP_W:
         if cut:
             return _moved_out(cal, lines, depths, size, unit, lab, pad)
@@ -315,11 +312,11 @@ def area_from_tiles(cal: Calibration, tiles: list[Seen], size: float, image: np.
     return _drawn_in(cal, lines, depths, size, unit, edges, tiles)
 
 
-def _slanted_as_the_facing_row(lines: dict[str, tuple[float, float]], rows: dict[str, np.ndarray],
-                               depths: dict[str, float], lab: np.ndarray, pad: int,
+def _slanted_as_the_facing_row(lines: dict[str, tuple[float, float]], fits: dict[str, tuple[float, float] | None],
+                               rows: dict[str, np.ndarray], lab: np.ndarray, pad: int,
                                unit: float) -> dict[str, tuple[float, float]]:
-    """``lines`` with a side whose row gives no line of its own slanted as the facing side's row, where both
-    sides are the picture's edges and that row runs aslant (``BORDER_TURN``).
+    """``lines`` with a side whose row gives no line of its own (``fits``: ``_row_line``'s) slanted as the facing
+    side's row, where both sides are the picture's edges and that row runs aslant (``BORDER_TURN``).
 
     Why: an area found reaching past the picture at two opposite sides (a
     dark mat on a dark table, the table found for the mat) has those sides
@@ -336,10 +333,10 @@ def _slanted_as_the_facing_row(lines: dict[str, tuple[float, float]], rows: dict
     """
     out = dict(lines)
     for side, facing in OPPOSITE.items():
-        if _row_fit(rows[side], depths[side]) is not None:
+        if fits[side] is not None or fits[facing] is None:
             continue
-        slant = lines[facing][1]
-        if abs(slant) < BORDER_TURN or _row_fit(rows[facing], depths[facing]) is None:
+        slant = fits[facing][1]
+        if abs(slant) < BORDER_TURN:
             continue
         if not (_beyond_the_picture(lab, pad, side, unit) and _beyond_the_picture(lab, pad, facing, unit)):
             continue
@@ -464,14 +461,14 @@ def _sides_set_right(cal: Calibration, lines: dict[str, tuple[float, float]], de
 
 
 OPPOSITE = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}
-#: Each side's two corners, as indices into a calibration's corners (BL, BR, TR, TL)
-SIDE_CORNERS = {"bottom": (0, 1), "right": (1, 2), "top": (2, 3), "left": (3, 0)}
 
 
 def _corner_unseen(cal: Calibration, side: str) -> bool:
-    """Whether either corner of ``side`` lies out of the picture ``cal`` was found in."""
+    """Whether either corner of ``side`` lies out of the picture ``cal`` was found in (its corners BL, BR, TR, TL
+    follow ``SIDES``: side k runs from corner k to corner k + 1)."""
     w, h = cal.image_size
-    return any(not (0.0 <= cal.corners[i][0] <= w and 0.0 <= cal.corners[i][1] <= h) for i in SIDE_CORNERS[side])
+    k = SIDES.index(side)
+    return any(not (0.0 <= x <= w and 0.0 <= y <= h) for x, y in (cal.corners[k], cal.corners[(k + 1) % 4]))
 
 
 def _beyond(sure: np.ndarray, at: float, slant: float) -> bool:
