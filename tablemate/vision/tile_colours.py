@@ -244,8 +244,8 @@ def mat_outlines(probs: np.ndarray, heat: np.ndarray, lab: np.ndarray, mat: np.n
     doubtful = ((probs.max(1) < SURE) & (heat < FOUND)) | (heat < FAINT_ON_MAT)
     on_mat = plain & (mat_coloured(lab, mat, colours) | (doubtful & mat_coloured(lab, mat, colours, MAT_SAME)))
     if ground is not None:  # a blank face's middle is its ground: a faint "white dragon" nearer the mat's colour is mat
-        plain = (heat < FAINT_ON_MAT) | ((probs[:, BACK] >= PLAIN_DOUBT) & (heat < FOUND))
-        on_mat |= ((probs.argmax(1) == WHITE) & plain
+        doubted = (heat < FAINT_ON_MAT) | ((probs[:, BACK] >= PLAIN_DOUBT) & (heat < FOUND))
+        on_mat |= ((probs.argmax(1) == WHITE) & doubted
                    & (np.linalg.norm(lab - mat, axis=1) < np.linalg.norm(lab - ground, axis=1)))
     return out | set(np.nonzero(on_mat)[0].tolist())
 
