@@ -30,7 +30,7 @@ import numpy as np
 from PIL import Image
 import simplejpeg
 
-from . import bonus_look, face_templates, no_room, strewn_look, tile_colours, turned_look
+from . import bonus_look, face_templates, no_room, row_rhythm, strewn_look, tile_colours, turned_look
 from .area_from_tiles import area_from_tiles
 from .autocalibrate import find_calibration
 from .calibration import Calibration, check_fits, load_calibration
@@ -295,6 +295,7 @@ class CloserLook:
     measured: int = 0  # ... or this many where the first look measured them (0: ``square``)
     again: float = 1.0  # a still of few lying tiles is looked at this many times closer again (1.0: never)
     strewn: bool = False  # tiles lying each at a slant of its own are outlined again one by one (``strewn_look``)
+    rows: bool = False  # tight rows outlined too wide are laid out again by the repeat of their picture (``row_rhythm``)
 
 
 #: Stills read without a learned set: every tile under 3.4 cm is shown as a 4.0 cm one, the longest tenth at most
@@ -310,7 +311,8 @@ class CloserLook:
 #: read 5 tiles more at 1.8 cm and 1 more at 2.2 cm; it is detected in two strips (``detector_maps``). A look with
 #: no measure of the tiles stays at 1152: at 1536 it split a rack of 3.5 cm tiles seen from the side (0.022 extra
 #: outlines a tile, over the 0.02 target) (docs/training.md, "1.8 cm tiles shown as 4.0 cm ones").
-WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5, strewn=True, measured=1408)
+WIDE_LOOK = CloserLook(small=34.0, close=40.0, large=38.0, square=1152, again=1.5, strewn=True, measured=1408,
+                       rows=True)
 #: Tables read with a learned set, the set's grid as it is enrolled, video frames (``app.frame_vision.closer_look``)
 #: and the readers' training crops cut from the detector's outlines: tiles under 2.4 cm shown as 3.0 cm ones, the
 #: longest tenth at most as 3.6 cm ones. Why apart: a set is learned from crops cut along this look's outlines, and
@@ -1138,7 +1140,48 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
         t.tilt = tilt(image, q)
         if abs(t.tilt) <= turned_look.SAME_TURN:
             square.append(t)
+    if look.rows:
+        square = _rows_counted(square, image, hom2, models_dir)
     return turned_look.merge(tiles, angles, turned_look.back_to_square(square, rot, turn), turn)
+
+
+def _rows_counted(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_dir,
+                  crowded: float | None = None) -> list[Seen]:
+    """``tiles`` (in the square ``hom`` maps ``image`` into) with each tight row outlined too wide laid out again
+    by the repeat of its picture (``row_rhythm``), where the readers read the new layout surer on average.
+
+    Why the readers decide: the repeat is found in the picture, which
+    repeats within a tile too (two columns of dots, a bamboo's sticks), and
+    of two ways to lay the row out (the gaps on the repeat's darkest lines,
+    or half a repeat on) only one puts whole faces in the crops; a crop of
+    two half faces reads unsurely. ``crowded``: only rows whose outlines
+    overlap that much (``row_rhythm.crowding``) are tried at all.
+    """
+    rows = row_rhythm.tight_rows(tiles)
+    if not rows:
+        return tiles
+    to_image = np.linalg.inv(hom)
+
+    def sureness(ts: list[Seen]) -> float:
+        probs, _ = run_reader(_reader_crops(ts, image, to_image), models_dir)
+        return float(probs.max(axis=1).mean())
+
+    dropped: set[int] = set()
+    added: list[Seen] = []
+    for row in rows:
+        members = [tiles[i] for i in row]
+        options = row_rhythm.layouts(image, hom, members, crowded)
+        if not options:
+            continue
+        best, surest = None, sureness(members)
+        for laid in options:
+            s = sureness(laid)
+            if s > surest:
+                best, surest = laid, s
+        if best is not None:
+            dropped |= set(row)
+            added += best
+    return [t for i, t in enumerate(tiles) if i not in dropped] + added
 
 
 def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, models_dir=None,
@@ -1151,10 +1194,17 @@ def table_tiles(image: np.ndarray, hom: np.ndarray, rectified: np.ndarray, model
     Tiles that lie at one slant together are outlined again in a square
     turned by it (``turned_look``); with ``look.strewn`` (a still read
     without a set), tiles lying each at a slant of its own are outlined
-    again one by one (``strewn_look``). ``first``: as ``detect_table``'s.
+    again one by one (``strewn_look``). With ``look.rows`` (a still read
+    without a set), tight rows outlined too wide are laid out again by the
+    repeat of their picture (``row_rhythm``): rows of the table's own
+    square where their outlines overlap, rows of the turned look's square
+    whatever they do (a rack photographed at a slant). ``first``: as
+    ``detect_table``'s.
     """
-    tiles = _look_turned(_seen(image, hom, rectified, models_dir, look, first, evidence), image, hom, models_dir,
-                         look)
+    tiles = _seen(image, hom, rectified, models_dir, look, first, evidence)
+    if look.rows:
+        tiles = _rows_counted(tiles, image, hom, models_dir, row_rhythm.CROWDED)
+    tiles = _look_turned(tiles, image, hom, models_dir, look)
     if look.strewn:
         _look_at_strewn(tiles, image, hom, models_dir)
     return [t for t in tiles if not _in_corner(t.cx, t.cy, DET_SIZE)]

@@ -1,0 +1,166 @@
+"""Tight rows of tiles counted by the rhythm of the gaps between them.
+
+Why: in a rack or tray photographed at a slant, tiles stand close and show
+narrow faces (7 pixels apart in the detector's square for 1.8 cm tiles),
+and the detector, which learned a tile's shape, outlines them as wide as a
+lying tile (12 pixels): a row of sixteen gets eleven or twelve outlines,
+some on one tile, some across two, and four or five tiles are never read
+(held-out photos `hand_103`, `hand_036`, 1.8 cm; docs/training.md, "Tight
+rows counted by their repeat"). The gaps between such tiles are plain to
+see: along the row the picture repeats once a tile, and the length of that
+repeat says how many tiles the row holds, whatever the outlines say. Where
+it says more than the outlines, the row is laid out again a tile a repeat
+(``layouts``); the readers then decide whether the new layout reads surer
+than the old (``recognize._rows_counted``). A row whose picture repeats
+once an outline (every row outlined right) is left alone without a
+reading, and in the table's own square, where rows are mostly outlined
+right, so is a row whose outlines do not overlap (``CROWDED``).
+
+Pure: pictures in, tile outlines out.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from .grouping import Seen
+
+#: A row is at least this many lying face-up tiles ...
+MIN_ROW = 4
+#: ... each next one's middle at most this many of the row's typical outline widths farther along the row ...
+ALONG = 1.3
+#: ... and at most this share of a typical outline's length off the row's line.
+LEVEL = 0.35
+#: A row lying square in the table's own square is laid out again only where its outlines overlap: their middles
+#: on average at most this share of their typical width apart (outlined right, tiles lie a width or more apart; a
+#: rack outlined too wide, 0.6-0.9 of one).
+CROWDED = 0.9
+#: The row is looked at this many pixels to a pixel of the square (its gaps are a pixel wide there) ...
+ZOOM = 4.0
+#: ... in a band of this share of its tiles' length either side of its line (their faces, not the rack below).
+BAND = 0.3
+#: The repeat looked for, in shares of the row's typical outline width: only rows outlined too wide.
+REPEAT = (0.45, 0.85)
+#: How alike the row is to itself shifted by one repeat (normalised autocorrelation) for the repeat to count.
+RHYTHM = 0.5
+#: A tile laid out in the row is kept where its face is at least this share as light as the row's typical one
+#: (not the mat the row's last outline overhangs).
+LIGHT = 0.8
+
+
+def _along(t: Seen) -> tuple[float, float]:
+    """(position along the tile's width, position across it) in the square."""
+    return (t.cx, t.cy) if t.orient % 2 == 0 else (t.cy, t.cx)
+
+
+def tight_rows(tiles: list[Seen]) -> list[list[int]]:
+    """Indices into ``tiles`` of each row of at least ``MIN_ROW`` lying face-up tiles side by side, in order along
+    the row. A row runs along its tiles' width (a rack of upright tiles, a hand)."""
+    rows: list[list[int]] = []
+    for axis in (0, 1):
+        idx = [i for i, t in enumerate(tiles) if t.state == "face_up" and t.orient % 2 == axis]
+        if len(idx) < MIN_ROW:
+            continue
+        w = float(np.median([tiles[i].w for i in idx]))
+        h = float(np.median([tiles[i].h for i in idx]))
+        chains: list[list[int]] = []
+        for i in sorted(idx, key=lambda i: _along(tiles[i])[0]):
+            a, c = _along(tiles[i])
+            for chain in chains:
+                pa, pc = _along(tiles[chain[-1]])
+                if 0 < a - pa < ALONG * w and abs(c - pc) < LEVEL * h:
+                    chain.append(i)
+                    break
+            else:
+                chains.append([i])
+        rows += [c for c in chains if len(c) >= MIN_ROW]
+    return rows
+
+
+def crowding(row: list[Seen]) -> float:
+    """How far apart the row's outlines lie on average, in shares of their typical width (under 1: they overlap)."""
+    along = sorted(_along(t)[0] for t in row)
+    return (along[-1] - along[0]) / (len(row) - 1) / float(np.median([t.w for t in row]))
+
+
+def row_strip(image: np.ndarray, hom: np.ndarray, row: list[Seen]) -> tuple[np.ndarray, float, float]:
+    """(grey strip along the row, ``ZOOM`` pixels a square pixel, its first pixel's position along the row, the
+    row's line across it) from ``image``, which ``hom`` maps into the square."""
+    along = [_along(t) for t in row]
+    start = min(a - t.w / 2 for (a, _), t in zip(along, row))
+    end = max(a + t.w / 2 for (a, _), t in zip(along, row))
+    line = float(np.median([c for _, c in along]))
+    half = BAND * float(np.median([t.h for t in row]))
+    z = ZOOM
+    if row[0].orient % 2 == 0:
+        m = np.array([[z, 0, -z * start], [0, z, -z * (line - half)], [0, 0, 1.0]])
+    else:  # the row runs down the square: its strip is the square transposed
+        m = np.array([[0, z, -z * start], [z, 0, -z * (line - half)], [0, 0, 1.0]])
+    size = (max(int(z * (end - start)), 1), max(int(z * 2 * half), 1))
+    strip = cv2.warpPerspective(image, m @ hom, size, flags=cv2.INTER_LINEAR)
+    grey = strip if strip.ndim == 2 else cv2.cvtColor(strip, cv2.COLOR_BGR2GRAY)
+    return grey.astype(np.float64), start, line
+
+
+def repeat(profile: np.ndarray, lo: float, hi: float) -> tuple[float, float]:
+    """(the lag, in profile samples, from ``lo`` to ``hi`` at which ``profile`` is most alike to itself, how alike:
+    normalised autocorrelation), after the profile's slow trend (light falling off along the row) is taken out."""
+    k = max(int(hi), 1)
+    p = profile - np.convolve(profile, np.ones(k) / k, mode="same")
+    p = p[k // 2: len(p) - k // 2]
+    best, lag = -1.0, 0.0
+    for n in range(max(int(lo), 2), int(np.ceil(hi)) + 1):
+        if n >= len(p) // 2:
+            break
+        a, b = p[:-n] - p[:-n].mean(), p[n:] - p[n:].mean()
+        r = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        if r > best:
+            best, lag = r, float(n)
+    return lag, best
+
+
+def layouts(image: np.ndarray, hom: np.ndarray, row: list[Seen], crowded: float | None = None) -> list[list[Seen]]:
+    """The row laid out again a tile a repeat of its picture, where that fits more tiles than its outlines: at
+    most two layouts, the gaps on the darkest lines of the repeat and half a repeat on (which of the two the
+    lines between tiles are, the readers decide). Empty where the row shows no clear repeat or no more tiles.
+    """
+    w = float(np.median([t.w for t in row]))
+    if crowded is not None and crowding(row) > crowded:
+        return []
+    grey, start, line = row_strip(image, hom, row)
+    profile = grey.mean(axis=0)
+    lag, alike = repeat(profile, REPEAT[0] * w * ZOOM, REPEAT[1] * w * ZOOM)
+    if alike < RHYTHM or not lag:
+        return []
+    n = len(profile)
+    k = int(lag)
+    trendless = profile - np.convolve(profile, np.ones(k) / k, mode="same")
+    # where the gaps fall within a repeat: the phase whose comb of lines is darkest
+    phases = np.arange(0.0, lag, 1.0)
+    darkness = [np.interp(np.arange(ph, n, lag), np.arange(n), trendless).mean() for ph in phases]
+    gap = float(phases[int(np.argmin(darkness))])
+    base = row[0]
+    orient = int(np.bincount([t.orient for t in row]).argmax())
+    h = float(np.median([t.h for t in row]))
+    heat = float(np.median([t.heat for t in row]))
+    out = []
+    for ph in (gap, (gap + lag / 2) % lag):
+        edges = np.arange(ph, n + 1e-9, lag)
+        spans = [(a, b) for a, b in zip(edges[:-1], edges[1:]) if b <= n]
+        shades = [float(grey[:, int(a):max(int(b), int(a) + 1)].mean()) for a, b in spans]
+        if not shades:
+            continue
+        typical = float(np.median(shades))
+        kept = [(a + b) / 2 for (a, b), s in zip(spans, shades) if s >= LIGHT * typical]
+        if len(kept) <= len(row):
+            continue
+        tiles = []
+        for mid in kept:
+            a = start + mid / ZOOM
+            cx, cy = (a, line) if orient % 2 == 0 else (line, a)
+            tiles.append(replace(base, cx=float(cx), cy=float(cy), w=lag / ZOOM, h=h, orient=orient,
+                                 heat=heat, confidence=heat, tilt=None, alternatives=(), detected=None))
+        out.append(tiles)
+    return out
