@@ -104,12 +104,16 @@ def row_strip(image: np.ndarray, hom: np.ndarray, row: list[Seen]) -> tuple[np.n
     return grey.astype(np.float64), start, line
 
 
+def _trendless(profile: np.ndarray, k: int) -> np.ndarray:
+    """``profile`` less its mean over ``k`` samples around each: light falling off along the row taken out."""
+    return profile - np.convolve(profile, np.ones(k) / k, mode="same")
+
+
 def repeat(profile: np.ndarray, lo: float, hi: float) -> tuple[float, float]:
     """(the lag, in profile samples, from ``lo`` to ``hi`` at which ``profile`` is most alike to itself, how alike:
     normalised autocorrelation), after the profile's slow trend (light falling off along the row) is taken out."""
     k = max(int(hi), 1)
-    p = profile - np.convolve(profile, np.ones(k) / k, mode="same")
-    p = p[k // 2: len(p) - k // 2]
+    p = _trendless(profile, k)[k // 2: len(profile) - k // 2]
     best, lag = -1.0, 0.0
     for n in range(max(int(lo), 2), int(np.ceil(hi)) + 1):
         if n >= len(p) // 2:
@@ -135,8 +139,7 @@ def layouts(image: np.ndarray, hom: np.ndarray, row: list[Seen], crowded: float 
     if alike < RHYTHM or not lag:
         return []
     n = len(profile)
-    k = int(lag)
-    trendless = profile - np.convolve(profile, np.ones(k) / k, mode="same")
+    trendless = _trendless(profile, int(lag))
     # where the gaps fall within a repeat: the phase whose comb of lines is darkest
     phases = np.arange(0.0, lag, 1.0)
     darkness = [np.interp(np.arange(ph, n, lag), np.arange(n), trendless).mean() for ph in phases]
