@@ -1155,7 +1155,10 @@ def _rows_counted(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_
     of two ways to lay the row out (the gaps on the repeat's darkest lines,
     or half a repeat on) only one puts whole faces in the crops; a crop of
     two half faces reads unsurely. ``crowded``: only rows whose outlines
-    overlap that much (``row_rhythm.crowding``) are tried at all.
+    overlap that much (``row_rhythm.crowding``) are tried at all. A row with
+    a clear repeat, its outlines a repeat apart, takes in the outlines beyond
+    a hole of a tile or two on its line (``row_rhythm.grown``) before it is
+    laid out: a rack the detector outlined in pieces is counted whole.
     """
     rows = row_rhythm.tight_rows(tiles)
     if not rows:
@@ -1170,7 +1173,15 @@ def _rows_counted(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_
     added: list[Seen] = []
     for row in rows:
         members = [tiles[i] for i in row]
-        options = row_rhythm.layouts(image, hom, members, crowded)
+        if dropped & set(row) or (crowded is not None and row_rhythm.crowding(members) > crowded):
+            continue
+        step = row_rhythm.pitch(image, hom, members)
+        if step is None:
+            continue
+        wider = row_rhythm.grown(tiles, row, step)
+        row = row if dropped & set(wider) else wider  # not into a row already laid out again
+        members = [tiles[i] for i in row]
+        options = row_rhythm.layouts(image, hom, members)
         if not options:
             continue
         best, surest = None, sureness(members)

@@ -11,7 +11,10 @@ see: along the row the picture repeats once a tile, and the length of that
 repeat says how many tiles the row holds, whatever the outlines say. Where
 it says more than the outlines, the row is laid out again a tile a repeat
 (``layouts``); the readers then decide whether the new layout reads surer
-than the old (``recognize._rows_counted``). A row whose picture repeats
+than the old (``recognize._rows_counted``). Where the detector missed a
+tile or two of a rack outright, the outlines either side of the hole are
+too far apart to chain, and the row takes them in by its repeat
+(``grown``) before it is laid out. A row whose picture repeats
 once an outline (every row outlined right) is left alone without a
 reading, and in the table's own square, where rows are mostly outlined
 right, so is a row whose outlines do not overlap (``CROWDED``).
@@ -45,6 +48,13 @@ BAND = 0.3
 REPEAT = (0.45, 0.85)
 #: How alike the row is to itself shifted by one repeat (normalised autocorrelation) for the repeat to count.
 RHYTHM = 0.5
+#: A row with a clear repeat takes in the next outline on its line up to this many repeats farther than the row's
+#: outlines lie apart (``ALONG``): tiles the detector did not outline break a rack into pieces, and one piece
+#: counted alone has room for no more tiles than it has outlines.
+GROW = 2.5
+#: ... where its outlines lie a repeat apart (the median step from one to the next within this share of it): one
+#: outline a tile, so the repeat is the tiles' and not a face's own (two columns of dots on tiles outlined right).
+AGREE = 0.15
 #: A tile laid out in the row is kept where its face is at least this share as light as the row's typical one
 #: (not the mat the row's last outline overhangs).
 LIGHT = 0.8
@@ -123,6 +133,51 @@ def repeat(profile: np.ndarray, lo: float, hi: float) -> tuple[float, float]:
         if r > best:
             best, lag = r, float(n)
     return lag, best
+
+
+def pitch(image: np.ndarray, hom: np.ndarray, row: list[Seen]) -> float | None:
+    """The row's repeat in square pixels, where its picture shows one clearly (``REPEAT``, ``RHYTHM``); else None."""
+    w = float(np.median([t.w for t in row]))
+    grey, _, _ = row_strip(image, hom, row)
+    lag, alike = repeat(grey.mean(axis=0), REPEAT[0] * w * ZOOM, REPEAT[1] * w * ZOOM)
+    return lag / ZOOM if alike >= RHYTHM and lag else None
+
+
+def grown(tiles: list[Seen], row: list[int], step: float) -> list[int]:
+    """``row`` (indices into ``tiles``, in order along it) with the face-up outlines on its line beyond either end
+    taken in, each at most ``ALONG`` typical widths and ``GROW`` repeats ``step`` farther than the end it joins;
+    as it is where its outlines do not lie a repeat apart (``AGREE``).
+
+    Why: where the detector missed a tile or two of a rack, the outlines
+    either side of the hole lie too far apart to chain (``tight_rows``),
+    and each piece alone has room for just the tiles it has outlines for;
+    the repeat found in one piece says how many tiles the hole holds.
+    """
+    members = [tiles[i] for i in row]
+    steps = np.diff([_along(t)[0] for t in members])
+    if abs(float(np.median(steps)) / step - 1.0) > AGREE:
+        return list(row)
+    axis = members[0].orient % 2
+    w = float(np.median([t.w for t in members]))
+    h = float(np.median([t.h for t in members]))
+    line = float(np.median([_along(t)[1] for t in members]))
+    reach = ALONG * w + GROW * step
+    free = {i: _along(t)[0] for i, t in enumerate(tiles)
+            if i not in row and t.state == "face_up" and t.orient % 2 == axis and abs(_along(t)[1] - line) < LEVEL * h}
+    out = list(row)
+    for end, sign in ((-1, 1.0), (0, -1.0)):
+        while True:
+            at = _along(tiles[out[end]])[0]
+            near = [(sign * (a - at), i) for i, a in free.items() if 0 < sign * (a - at) <= reach]
+            if not near:
+                break
+            _, i = min(near)
+            del free[i]
+            if end == -1:
+                out.append(i)
+            else:
+                out.insert(0, i)
+    return out
 
 
 def layouts(image: np.ndarray, hom: np.ndarray, row: list[Seen], crowded: float | None = None) -> list[list[Seen]]:

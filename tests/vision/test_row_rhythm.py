@@ -153,3 +153,45 @@ def test_a_row_square_in_the_table_is_laid_out_again_only_where_its_outlines_ove
     overlapping = _outlines(11, 12.0, X0 + 5.0, X0 + 16 * PITCH - 5.0)
     assert rr.crowding(overlapping) < rr.CROWDED
     assert rr.layouts(img, _hom(), overlapping, crowded=rr.CROWDED) != []
+
+
+def _one_a_tile(first: int, last: int, w: float = 12.0) -> list[Seen]:
+    """Outlines as wide as lying tiles, one on each of the rack's tiles ``first`` to ``last``."""
+    return _outlines(last - first + 1, w, X0 + (first + 0.5) * PITCH, X0 + (last + 0.5) * PITCH)
+
+
+def test_a_row_takes_in_the_outlines_beyond_a_hole_on_its_line():
+    """Past a hole of two tiles the next outline on the line joins the row; one off the line, one face down, one
+    of the other axis and one farther than the reach stay out."""
+    row = _one_a_tile(0, 5)
+    end = row[-1].cx
+    beyond = Seen(end + rr.ALONG * 12.0 + 2 * PITCH, LINE, 12.0, H, 0, "face_up")
+    next_one = Seen(beyond.cx + PITCH, LINE, 12.0, H, 0, "face_up")
+    off_line = Seen(end + PITCH, LINE + H, 12.0, H, 0, "face_up")
+    face_down = Seen(row[0].cx - PITCH, LINE, 12.0, H, 0, "face_down")
+    turned = Seen(row[0].cx - PITCH, LINE, 12.0, H, 1, "face_up")
+    far = Seen(row[0].cx - rr.ALONG * 12.0 - (rr.GROW + 0.5) * PITCH, LINE, 12.0, H, 0, "face_up")
+    tiles = row + [off_line, face_down, next_one, turned, far, beyond]
+    assert rr.grown(tiles, list(range(6)), PITCH) == [0, 1, 2, 3, 4, 5, 11, 8]
+
+
+def test_a_row_whose_outlines_lie_farther_apart_than_its_repeat_does_not_grow():
+    """Outlines a tile and a half of the repeat apart: the repeat is a face's own marks, not the tiles', and
+    the outline past the hole stays out."""
+    row = _outlines(6, 12.0, X0, X0 + 5 * 1.5 * PITCH)
+    beyond = Seen(row[-1].cx + rr.ALONG * 12.0 + PITCH, LINE, 12.0, H, 0, "face_up")
+    assert rr.grown(row + [beyond], list(range(6)), PITCH) == list(range(6))
+    assert rr.grown(row + [beyond], list(range(6)), 1.5 * PITCH) == list(range(7))
+
+
+def test_a_rack_outlined_in_two_pieces_is_laid_out_whole_and_read():
+    """The shipped readers, on a rack of sixteen outlined one outline a tile in two pieces, too far apart to
+    chain (two tiles never outlined between them): the rack is laid out again whole, and all sixteen read right."""
+    img = _art_rack()
+    left, right = _one_a_tile(0, 6), _one_a_tile(9, 15)
+    assert len(rr.tight_rows(left + right)) == 2
+    assert all(rr.layouts(img, _hom(), piece) == [] for piece in (left, right))  # alone, no room for more tiles
+    out = recognize._rows_counted(left + right, img, _hom(), None)
+    out.sort(key=lambda t: t.cx)
+    assert np.abs(np.array([t.cx for t in out]) - (X0 + PITCH * (np.arange(16) + 0.5))).max() < 0.25 * PITCH
+    assert _read(out, img) == RACK
