@@ -1148,7 +1148,8 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
 def _rows_counted(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_dir,
                   crowded: float | None = None) -> list[Seen]:
     """``tiles`` (in the square ``hom`` maps ``image`` into) with each tight row outlined too wide laid out again
-    by the repeat of its picture (``row_rhythm``), where the readers read the new layout surer on average.
+    by the repeat of its picture (``row_rhythm``), where the readers read the new layout surer on average, or
+    read every old outline alike in its place (``row_rhythm.explains``) and the layout surely enough.
 
     Why the readers decide: the repeat is found in the picture, which
     repeats within a tile too (two columns of dots, a bamboo's sticks), and
@@ -1159,15 +1160,19 @@ def _rows_counted(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_
     a clear repeat, its outlines a repeat apart, takes in the outlines beyond
     a hole of a tile or two on its line (``row_rhythm.grown``) before it is
     laid out: a rack the detector outlined in pieces is counted whole.
+    There the old outlines are right where they lie and read surely, the
+    tiles a layout adds in the holes less so, and on average sureness alone
+    the layout that finds the whole rack loses; one that reads every old
+    outline's face in its place only adds to them.
     """
     rows = row_rhythm.tight_rows(tiles)
     if not rows:
         return tiles
     to_image = np.linalg.inv(hom)
 
-    def sureness(ts: list[Seen]) -> float:
+    def readings(ts: list[Seen]) -> tuple[list[str], float]:
         probs, _ = run_reader(_reader_crops(ts, image, to_image), models_dir)
-        return float(probs.max(axis=1).mean())
+        return [READER_CLASSES[k] for k in probs.argmax(axis=1)], float(probs.max(axis=1).mean())
 
     dropped: set[int] = set()
     added: list[Seen] = []
@@ -1184,11 +1189,16 @@ def _rows_counted(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_
         options = row_rhythm.layouts(image, hom, members)
         if not options:
             continue
-        best, surest = None, sureness(members)
-        for laid in options:
-            s = sureness(laid)
+        codes, surest = readings(members)
+        read = [readings(laid) for laid in options]
+        best = None
+        for laid, (_, s) in zip(options, read):
             if s > surest:
                 best, surest = laid, s
+        if best is None:
+            agreeing = [(s, k) for k, (laid, (c, s)) in enumerate(zip(options, read))
+                        if s >= row_rhythm.SURE_LAYOUT and row_rhythm.explains(laid, c, members, codes)]
+            best = options[max(agreeing)[1]] if agreeing else None
         if best is not None:
             dropped |= set(row)
             added += best

@@ -14,10 +14,13 @@ it says more than the outlines, the row is laid out again a tile a repeat
 than the old (``recognize._rows_counted``). Where the detector missed a
 tile or two of a rack outright, the outlines either side of the hole are
 too far apart to chain, and the row takes them in by its repeat
-(``grown``) before it is laid out. A row whose picture repeats
-once an outline (every row outlined right) is left alone without a
-reading, and in the table's own square, where rows are mostly outlined
-right, so is a row whose outlines do not overlap (``CROWDED``).
+(``grown``) before it is laid out; the layout that finds the whole rack
+reads the tiles in the holes less surely than the old outlines, and
+stands where it reads every old outline alike (``explains``). A row
+whose picture repeats once an outline (every row outlined right) is left
+alone without a reading, and in the table's own square, where rows are
+mostly outlined right, so is a row whose outlines do not overlap
+(``CROWDED``).
 
 Pure: pictures in, tile outlines out.
 """
@@ -55,6 +58,9 @@ GROW = 2.5
 #: ... where its outlines lie a repeat apart (the median step from one to the next within this share of it): one
 #: outline a tile, so the repeat is the tiles' and not a face's own (two columns of dots on tiles outlined right).
 AGREE = 0.15
+#: A layout with more tiles than the row's outlines, read less surely on average than they are, still replaces them
+#: where it reads every outline's face at its place (``explains``) and is read at least this surely on average.
+SURE_LAYOUT = 0.9
 #: A tile laid out in the row is kept where its face is at least this share as light as the row's typical one
 #: (not the mat the row's last outline overhangs).
 LIGHT = 0.8
@@ -222,3 +228,21 @@ def layouts(image: np.ndarray, hom: np.ndarray, row: list[Seen], crowded: float 
                                  heat=heat, confidence=heat, tilt=None, alternatives=(), detected=None))
         out.append(tiles)
     return out
+
+
+def explains(laid: list[Seen], laid_codes: list[str], row: list[Seen], row_codes: list[str]) -> bool:
+    """Whether the layout ``laid`` (its tiles read ``laid_codes``) reads every outline of ``row`` (read
+    ``row_codes``) alike where it lies: a laid tile within half a tile of the outline's middle, read the same.
+
+    Why: where a rack's outlines are right but too few (the tiles between
+    them never outlined), the old outlines are read surely, the tiles a
+    layout adds between them less so, and the layout loses on average
+    sureness though it finds more of the rack; one that agrees with every
+    outline the detector found, tile for tile, only adds to them.
+    """
+    along = np.array([_along(t)[0] for t in laid])
+    for t, code in zip(row, row_codes):
+        k = int(np.argmin(np.abs(along - _along(t)[0])))
+        if abs(along[k] - _along(t)[0]) > laid[k].w / 2 or laid_codes[k] != code:
+            return False
+    return True

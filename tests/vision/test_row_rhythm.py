@@ -195,3 +195,30 @@ def test_a_rack_outlined_in_two_pieces_is_laid_out_whole_and_read():
     out.sort(key=lambda t: t.cx)
     assert np.abs(np.array([t.cx for t in out]) - (X0 + PITCH * (np.arange(16) + 0.5))).max() < 0.25 * PITCH
     assert _read(out, img) == RACK
+
+
+def test_a_layout_explains_a_row_where_it_reads_every_outline_alike_in_its_place():
+    laid = _one_a_tile(0, 15, w=PITCH)
+    row = [laid[k] for k in (1, 2, 3, 8, 9)]
+    codes = [RACK[k] for k in (1, 2, 3, 8, 9)]
+    assert rr.explains(laid, RACK, row, codes)
+    assert not rr.explains(laid, RACK, row, codes[:-1] + ["C"])  # one outline read otherwise
+    past_the_end = Seen(X0 + 17 * PITCH, LINE, PITCH, H, 0, "face_up")
+    assert not rr.explains(laid, RACK, row + [past_the_end], codes + [RACK[15]])
+
+
+def test_a_rack_outlined_right_but_with_holes_takes_a_layout_that_reads_its_outlines_alike():
+    """The shipped readers, on a rack of sixteen whose outlines (a little wider than the tiles) are right but two
+    tiles short: the layout of sixteen, a little less sure on average than the outlines, reads each of them as they
+    read, so it replaces them, and all sixteen read right."""
+    img = _art_rack()
+    row = [_one_a_tile(0, 15, w=9.0)[k] for k in range(16) if k not in (4, 9)]
+    assert len(rr.tight_rows(row)) == 3  # the holes break it: the pieces grow into one (``grown``)
+    laid = max(rr.layouts(img, _hom(), row), key=len)
+    probs_old, _ = run_reader(recognize._reader_crops(row, img, np.linalg.inv(_hom())))
+    probs_new, _ = run_reader(recognize._reader_crops(laid, img, np.linalg.inv(_hom())))
+    assert probs_new.max(axis=1).mean() < probs_old.max(axis=1).mean()  # on average sureness alone, it would lose
+    out = recognize._rows_counted(list(row), img, _hom(), None)
+    out.sort(key=lambda t: t.cx)
+    assert len(out) == 16 and _read(out, img) == RACK
+    assert np.abs(np.array([t.cx for t in out]) - (X0 + PITCH * (np.arange(16) + 0.5))).max() < 0.25 * PITCH
