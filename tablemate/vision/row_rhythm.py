@@ -127,18 +127,32 @@ def _trendless(profile: np.ndarray, k: int) -> np.ndarray:
 
 def repeat(profile: np.ndarray, lo: float, hi: float) -> tuple[float, float]:
     """(the lag, in profile samples, from ``lo`` to ``hi`` at which ``profile`` is most alike to itself, how alike:
-    normalised autocorrelation), after the profile's slow trend (light falling off along the row) is taken out."""
+    normalised autocorrelation), after the profile's slow trend (light falling off along the row) is taken out;
+    (0, -1) where that lag is no peak (less alike than the lag one sample beyond the range).
+
+    Why a peak: the profile of tiles outlined right repeats once a tile, just
+    past ``hi``, and is most alike within the range at its end; that is no
+    repeat of the range, and a layout a tile that short fits one tile too
+    many into every fourteen (training photos ``hand_123``, ``hand_030`` at
+    3.0 cm).
+    """
     k = max(int(hi), 1)
     p = _trendless(profile, k)[k // 2: len(profile) - k // 2]
-    best, lag = -1.0, 0.0
+
+    def alike(n: int) -> float:
+        a, b = p[:-n] - p[:-n].mean(), p[n:] - p[n:].mean()
+        return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+
+    best, lag = -1.0, 0
     for n in range(max(int(lo), 2), int(np.ceil(hi)) + 1):
         if n >= len(p) // 2:
             break
-        a, b = p[:-n] - p[:-n].mean(), p[n:] - p[n:].mean()
-        r = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        r = alike(n)
         if r > best:
-            best, lag = r, float(n)
-    return lag, best
+            best, lag = r, n
+    if not lag or (lag + 1 < len(p) // 2 and alike(lag + 1) > best):
+        return 0.0, -1.0
+    return float(lag), best
 
 
 def pitch(image: np.ndarray, hom: np.ndarray, row: list[Seen]) -> float | None:

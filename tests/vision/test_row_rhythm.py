@@ -222,3 +222,13 @@ def test_a_rack_outlined_right_but_with_holes_takes_a_layout_that_reads_its_outl
     out.sort(key=lambda t: t.cx)
     assert len(out) == 16 and _read(out, img) == RACK
     assert np.abs(np.array([t.cx for t in out]) - (X0 + PITCH * (np.arange(16) + 0.5))).max() < 0.25 * PITCH
+
+
+def test_a_repeat_at_the_end_of_the_range_searched_is_no_repeat():
+    """A profile repeating every 40 samples, searched up to 38: most alike at 38 of the range, but more alike
+    just past it, so the range holds no repeat; searched up to 42 it finds the 40."""
+    x = np.arange(800)
+    profile = np.where(x % 40 < 3, 60.0, 200.0) + 10 * np.sin(x / 3.0)
+    assert rr.repeat(profile, 20, 38) == (0.0, -1.0)
+    lag, alike = rr.repeat(profile, 20, 42)
+    assert lag == 40 and alike > rr.RHYTHM
