@@ -1178,15 +1178,14 @@ def _rows_counted(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_
     added: list[Seen] = []
     for row in rows:
         members = [tiles[i] for i in row]
-        if dropped & set(row) or (crowded is not None and row_rhythm.crowding(members) > crowded):
+        found = None if dropped & set(row) else row_rhythm.rhythm(image, hom, members, crowded)
+        if found is None:
             continue
-        step = row_rhythm.pitch(image, hom, members)
-        if step is None:
-            continue
-        wider = row_rhythm.grown(tiles, row, step)
-        row = row if dropped & set(wider) else wider  # not into a row already laid out again
-        members = [tiles[i] for i in row]
-        options = row_rhythm.layouts(image, hom, members)
+        wider = row_rhythm.grown(tiles, row, found.step)
+        if wider != row and not dropped & set(wider):  # not into a row already laid out again
+            row, members = wider, [tiles[i] for i in wider]
+            found = row_rhythm.rhythm(image, hom, members)
+        options = row_rhythm.layouts(image, hom, members, known=found) if found else []
         if not options:
             continue
         codes, surest = readings(members)

@@ -27,6 +27,7 @@ Pure: pictures in, tile outlines out.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -155,12 +156,29 @@ def repeat(profile: np.ndarray, lo: float, hi: float) -> tuple[float, float]:
     return float(lag), best
 
 
-def pitch(image: np.ndarray, hom: np.ndarray, row: list[Seen]) -> float | None:
-    """The row's repeat in square pixels, where its picture shows one clearly (``REPEAT``, ``RHYTHM``); else None."""
+class Rhythm(NamedTuple):
+    """A row's picture and its repeat: the grey strip along it (``row_strip``), where the strip starts along the
+    row, the row's line across it, and the repeat in strip samples."""
+    grey: np.ndarray
+    start: float
+    line: float
+    lag: float
+
+    @property
+    def step(self) -> float:
+        """The repeat in square pixels: one tile's pitch."""
+        return self.lag / ZOOM
+
+
+def rhythm(image: np.ndarray, hom: np.ndarray, row: list[Seen], crowded: float | None = None) -> Rhythm | None:
+    """The row's ``Rhythm`` where its picture repeats clearly (``REPEAT``, ``RHYTHM``); None where it does not, or
+    where ``crowded`` is given and the row's outlines overlap less than that (``crowding``)."""
+    if crowded is not None and crowding(row) > crowded:
+        return None
     w = float(np.median([t.w for t in row]))
-    grey, _, _ = row_strip(image, hom, row)
+    grey, start, line = row_strip(image, hom, row)
     lag, alike = repeat(grey.mean(axis=0), REPEAT[0] * w * ZOOM, REPEAT[1] * w * ZOOM)
-    return lag / ZOOM if alike >= RHYTHM and lag else None
+    return Rhythm(grey, start, line, lag) if alike >= RHYTHM and lag else None
 
 
 def grown(tiles: list[Seen], row: list[int], step: float) -> list[int]:
@@ -200,19 +218,18 @@ def grown(tiles: list[Seen], row: list[int], step: float) -> list[int]:
     return out
 
 
-def layouts(image: np.ndarray, hom: np.ndarray, row: list[Seen], crowded: float | None = None) -> list[list[Seen]]:
+def layouts(image: np.ndarray, hom: np.ndarray, row: list[Seen], crowded: float | None = None,
+            known: Rhythm | None = None) -> list[list[Seen]]:
     """The row laid out again a tile a repeat of its picture, where that fits more tiles than its outlines: at
     most two layouts, the gaps on the darkest lines of the repeat and half a repeat on (which of the two the
     lines between tiles are, the readers decide). Empty where the row shows no clear repeat or no more tiles.
+    ``known``: the row's ``rhythm`` where the caller has it already, so its picture is not sampled twice.
     """
-    w = float(np.median([t.w for t in row]))
-    if crowded is not None and crowding(row) > crowded:
+    found = known if known is not None else rhythm(image, hom, row, crowded)
+    if found is None:
         return []
-    grey, start, line = row_strip(image, hom, row)
+    grey, start, line, lag = found
     profile = grey.mean(axis=0)
-    lag, alike = repeat(profile, REPEAT[0] * w * ZOOM, REPEAT[1] * w * ZOOM)
-    if alike < RHYTHM or not lag:
-        return []
     n = len(profile)
     trendless = _trendless(profile, int(lag))
     # where the gaps fall within a repeat: the phase whose comb of lines is darkest
