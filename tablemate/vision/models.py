@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+from contextlib import contextmanager
+from contextvars import ContextVar
 from importlib import resources
 from pathlib import Path
 
@@ -112,8 +114,40 @@ SURE = 0.99
 FIRST_SURE = 0.95
 
 
+#: The readings of one recognition (``readings_remembered``), by models folder and crop; None outside one.
+_REMEMBERED: ContextVar[dict | None] = ContextVar("readings_remembered", default=None)
+
+
+@contextmanager
+def readings_remembered():
+    """Within it, ``run_reader`` reads each distinct crop once and gives its first reading again after.
+
+    Why: a still's recognition reads some crops more than once. Grouping
+    reads the odd tiles turned sideways (``recognize._group_with_second_look``),
+    most of which reading had already turned the same way, and looks that
+    outline a tile again often outline it to the pixel as before: of the
+    3,985 crops the held-out photos' stills read at 1.8 cm (every fifth
+    still), 435 were read before in the same still, most of them unsure
+    ones, which the deep and lite readers read both ways up. The stills
+    that read most again are the slowest: 608 against 686 ms for the
+    slowest, the median still as before (docs/training.md, "A crop read
+    once a recognition"). A crop's reading depends on its pixels alone:
+    each reader reads every crop of a batch on its own (8-bit
+    convolutions, per-row softmax), so a reading taken from another batch
+    is the very one (``tests/vision/test_models.py``). Why for one
+    recognition only: the memo's crops are kept for its life, and a video
+    frame's crops differ from the last frame's by the camera's noise.
+    """
+    token = _REMEMBERED.set({})
+    try:
+        yield
+    finally:
+        _REMEMBERED.reset(token)
+
+
 def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(face probabilities Nx43, upside-down probabilities Nx2) for a batch of crops: the readers agreed.
+    """(face probabilities Nx43, upside-down probabilities Nx2) for a batch of crops: the readers agreed;
+    within ``readings_remembered`` a crop already read is not read again.
 
     Why more than one reader: on held-out real photos differently trained
     nets err on different tiles, and the normalised geometric mean of their
@@ -155,6 +189,22 @@ def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.nda
     sets drawn from the faces' meaning: the float one read the art's strokes,
     and was sure of 三萬 as 二萬 in a typeface it never saw.
     """
+    memo = _REMEMBERED.get()
+    if memo is None or len(blob) == 0:
+        return _read_agreed(blob, models_dir)
+    keys = [(str(models_dir), hashlib.blake2b(crop.tobytes(), digest_size=16).digest()) for crop in blob]
+    unread: dict = {}  # each crop not read yet, at its first place in the batch
+    for j, k in enumerate(keys):
+        if k not in memo and k not in unread:
+            unread[k] = j
+    if unread:
+        probs, flip = _read_agreed(blob[list(unread.values())], models_dir)
+        memo.update({k: (p, f) for k, p, f in zip(unread, probs, flip)})
+    return np.stack([memo[k][0] for k in keys]), np.stack([memo[k][1] for k in keys])
+
+
+def _read_agreed(blob: np.ndarray, models_dir: Path | None) -> tuple[np.ndarray, np.ndarray]:
+    """``run_reader``'s readings of every crop of ``blob``."""
     if len(blob) == 0:
         return np.zeros((0, len(READER_CLASSES)), np.float32), np.zeros((0, 2), np.float32)
     probs, flip = session(READER_INT8, models_dir).run(["probs", "flip"], {"crops": blob})

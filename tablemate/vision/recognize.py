@@ -38,7 +38,7 @@ from .contract import (DET_CLASSES, DET_SIZE, DET_STRIDE, READER_CLASSES, SIZE_S
                        reader_blob)
 from .errors import VisionError
 from .grouping import ORIENT_SIDE, SIDES, Seen, empty_seat, group_tiles, lay_down_centre_tiles
-from .models import agree, run_detector, run_reader, run_reader_embedding
+from .models import agree, readings_remembered, run_detector, run_reader, run_reader_embedding
 from .straighten import straighten, tilt
 from .tile_counts import assign_within_counts
 
@@ -1433,7 +1433,16 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     ``look``: the detector's closer look; by default ``WIDE_LOOK`` without a
     set and ``NARROW_LOOK`` with one (video frames, which must be quick,
     ask for the narrow one: ``app.frame_vision``).
+    A crop read twice in it is read once (``models.readings_remembered``).
     """
+    with readings_remembered():
+        return _recognition(image, full_size, scale, cal, models_dir, timings, detail, tile_set, found, look)
+
+
+def _recognition(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
+                 models_dir, timings: dict | None, detail: np.ndarray | None, tile_set, found: bool,
+                 look: CloserLook | None) -> dict:
+    """``recognize_array``'s recognition."""
     tm = timings if timings is not None else {}
     t0 = time.perf_counter()
     w, h = full_size

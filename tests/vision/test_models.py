@@ -9,8 +9,8 @@ import pytest
 from tablemate.vision.contract import (BONUS_CLASSES, BONUS_H, BONUS_W, DET_CLASSES, DET_SIZE, DET_STRIDE, READ_H,
                                        READ_W, READER_CLASSES, bonus_crop, reader_blob)
 from tablemate.vision.models import (BONUS, CLASSES, DEEP_READER, LITE_READER, DETECTOR, MODELS_DIR, READER,
-                                     READER_INT8, FIRST_SURE, SURE, agree, run_bonus, run_reader, run_reader_embedding,
-                                     session)
+                                     READER_INT8, FIRST_SURE, SURE, agree, readings_remembered, run_bonus, run_reader,
+                                     run_reader_embedding, session)
 
 from .art_crops import face_crop
 
@@ -114,6 +114,35 @@ def test_a_crop_the_readers_disagree_on_reads_the_same_either_way_up():
     both = asked_both(x) & asked_both(turned)
     assert both.sum() >= 3
     assert np.allclose(run_reader(x)[0][both], run_reader(turned)[0][both], atol=1e-5)
+
+
+def test_a_crop_read_again_in_one_recognition_is_given_its_first_reading_exactly():
+    """Within ``readings_remembered`` a crop read before, in a batch of other crops, reads to the bit as it would
+    read there afresh (each reader reads every crop of a batch on its own), and is not read by the readers again;
+    outside it every crop is read."""
+    x = _unsure_batch()
+    first, later = x[::2], np.concatenate([x[1::2], x[::4], x[::4][:3]])  # a quarter read before, three twice
+    alone_p, alone_f = run_reader(later)
+    counted = []
+    real = session(READER_INT8)
+
+    class Counting:  # onnxruntime's session, counting the crops the first reader is given
+        def run(self, names, feed):
+            counted.append(len(feed["crops"]))
+            return real.run(names, feed)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("tablemate.vision.models.session",
+                   lambda name, models_dir=None: Counting() if name == READER_INT8 else session(name, models_dir))
+        with readings_remembered():
+            run_reader(first)
+            p, f = run_reader(later)
+            p[:] = 0  # the caller's copy: changing it leaves the remembered readings alone
+            again_p, _ = run_reader(later)
+        run_reader(later)
+    assert counted == [len(first), len(x[1::2]), len(later)]
+    assert np.array_equal(f, alone_f) and np.array_equal(again_p, alone_p)
+    assert (alone_p.argmax(1) != 0).any()  # ``p[:] = 0`` would show
 
 
 def test_bonus_reader_contract():
