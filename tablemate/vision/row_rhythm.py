@@ -190,6 +190,11 @@ def grown(tiles: list[Seen], row: list[int], step: float) -> list[int]:
     either side of the hole lie too far apart to chain (``tight_rows``),
     and each piece alone has room for just the tiles it has outlines for;
     the repeat found in one piece says how many tiles the hole holds.
+    Its line is the one its outlines lie on, at their slant: two racks
+    photographed at a slant, one above the other, lie level with each
+    other in the square where one ends and the other goes on, and a row
+    measured by its middle height took in the other rack's last tile
+    (held-out `hand_135` v2 at 1.8 cm, whose 6s was lost to the layout).
     """
     members = [tiles[i] for i in row]
     steps = np.diff([_along(t)[0] for t in members])
@@ -198,10 +203,10 @@ def grown(tiles: list[Seen], row: list[int], step: float) -> list[int]:
     axis = members[0].orient % 2
     w = float(np.median([t.w for t in members]))
     h = float(np.median([t.h for t in members]))
-    line = float(np.median([_along(t)[1] for t in members]))
+    slope, level = np.polyfit(*np.array([_along(t) for t in members]).T, 1)  # the row's line, at its slant
     reach = ALONG * w + GROW * step
-    free = {i: _along(t)[0] for i, t in enumerate(tiles)
-            if i not in row and t.state == "face_up" and t.orient % 2 == axis and abs(_along(t)[1] - line) < LEVEL * h}
+    free = {i: _along(t)[0] for i, t in enumerate(tiles) if i not in row and t.state == "face_up"
+            and t.orient % 2 == axis and abs(_along(t)[1] - (slope * _along(t)[0] + level)) < LEVEL * h}
     out = list(row)
     for end, sign in ((-1, 1.0), (0, -1.0)):
         while True:

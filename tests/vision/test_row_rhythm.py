@@ -175,6 +175,22 @@ def test_a_row_takes_in_the_outlines_beyond_a_hole_on_its_line():
     assert rr.grown(tiles, list(range(6)), PITCH) == [0, 1, 2, 3, 4, 5, 11, 8]
 
 
+def test_a_row_at_a_slant_grows_along_its_slant_and_not_into_the_rack_beside_it():
+    """Two racks photographed at a slant in the table's square, one above the other (rising 0.35 pixels a pixel
+    along, about 20 degrees, as held-out ``hand_135`` v2 lies at 1.8 cm): the upper rack's last outline lies past
+    the lower rack's end at the lower rack's middle height, and stays out of it; an outline past a hole on the
+    lower rack's own slant joins it."""
+    slant = -0.35 * PITCH  # across, a repeat along
+    def at(k: float, line: float) -> Seen:
+        return Seen(X0 + k * PITCH, line + slant * k, 12.0, H, 0, "face_up")
+    lower = [at(k, LINE) for k in range(5)]
+    upper_end = Seen(X0 + 7 * PITCH, float(np.median([t.cy for t in lower])), 12.0, H, 0, "face_up")
+    on_slant = at(4 + rr.ALONG * 12.0 / PITCH + 1.5, LINE)
+    assert abs(upper_end.cy - (LINE + slant * 7)) > rr.LEVEL * H  # off the lower rack's line
+    assert rr.grown(lower + [upper_end], list(range(5)), PITCH) == list(range(5))
+    assert rr.grown(lower + [upper_end, on_slant], list(range(5)), PITCH) == [0, 1, 2, 3, 4, 6]
+
+
 def test_a_row_whose_outlines_lie_farther_apart_than_its_repeat_does_not_grow():
     """Outlines a tile and a half of the repeat apart: the repeat is a face's own marks, not the tiles', and
     the outline past the hole stays out."""
