@@ -114,13 +114,13 @@ SURE = 0.99
 FIRST_SURE = 0.95
 
 
-#: The readings of one recognition (``readings_remembered``), by models folder and crop; None outside one.
+#: The readings of one recognition (``readings_remembered``), by reader, models folder and crop; None outside one.
 _REMEMBERED: ContextVar[dict | None] = ContextVar("readings_remembered", default=None)
 
 
 @contextmanager
 def readings_remembered():
-    """Within it, ``run_reader`` reads each distinct crop once and gives its first reading again after.
+    """Within it, ``run_reader`` and ``run_bonus`` read each distinct crop once and give its first reading again.
 
     Why: a still's recognition reads some crops more than once. Grouping
     reads the odd tiles turned sideways (``recognize._group_with_second_look``),
@@ -128,13 +128,14 @@ def readings_remembered():
     outline a tile again often outline it to the pixel as before: of the
     3,985 crops the held-out photos' stills read at 1.8 cm (every fifth
     still), 435 were read before in the same still, most of them unsure
-    ones, which the deep and lite readers read both ways up. The stills
+    ones, which the deep and lite readers read both ways up; of the 1,174
+    the bonus reader read, 171, all in grouping's second look. The stills
     that read most again are the slowest: 608 against 686 ms for the
     slowest, the median still as before (docs/training.md, "A crop read
     once a recognition"). A crop's reading depends on its pixels alone:
-    each reader reads every crop of a batch on its own (8-bit
-    convolutions, per-row softmax), so a reading taken from another batch
-    is the very one (``tests/vision/test_models.py``). Why for one
+    each reader reads every crop of a batch on its own (convolutions an
+    image at a time, per-row softmax), so a reading taken from another
+    batch is the very one (``tests/vision/test_models.py``). Why for one
     recognition only: the memo's crops are kept for its life, and a video
     frame's crops differ from the last frame's by the camera's noise.
     """
@@ -143,6 +144,23 @@ def readings_remembered():
         yield
     finally:
         _REMEMBERED.reset(token)
+
+
+def _remembered(reader: str, read, blob: np.ndarray, models_dir: Path | None) -> tuple[np.ndarray, ...]:
+    """``read(blob, models_dir)`` (arrays of a row a crop), where within ``readings_remembered`` a crop ``reader``
+    has read before in it is not read again."""
+    memo = _REMEMBERED.get()
+    if memo is None or len(blob) == 0:
+        return read(blob, models_dir)
+    keys = [(reader, str(models_dir), hashlib.blake2b(crop.tobytes(), digest_size=16).digest()) for crop in blob]
+    unread: dict = {}  # each crop not read yet, at its first place in the batch
+    for j, k in enumerate(keys):
+        if k not in memo and k not in unread:
+            unread[k] = j
+    if unread:
+        rows = read(blob[list(unread.values())], models_dir)
+        memo.update({k: tuple(out[n] for out in rows) for n, k in enumerate(unread)})
+    return tuple(np.stack([memo[k][m] for k in keys]) for m in range(len(memo[keys[0]])))
 
 
 def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -189,18 +207,8 @@ def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.nda
     sets drawn from the faces' meaning: the float one read the art's strokes,
     and was sure of 三萬 as 二萬 in a typeface it never saw.
     """
-    memo = _REMEMBERED.get()
-    if memo is None or len(blob) == 0:
-        return _read_agreed(blob, models_dir)
-    keys = [(str(models_dir), hashlib.blake2b(crop.tobytes(), digest_size=16).digest()) for crop in blob]
-    unread: dict = {}  # each crop not read yet, at its first place in the batch
-    for j, k in enumerate(keys):
-        if k not in memo and k not in unread:
-            unread[k] = j
-    if unread:
-        probs, flip = _read_agreed(blob[list(unread.values())], models_dir)
-        memo.update({k: (p, f) for k, p, f in zip(unread, probs, flip)})
-    return np.stack([memo[k][0] for k in keys]), np.stack([memo[k][1] for k in keys])
+    probs, flip = _remembered("readers", _read_agreed, blob, models_dir)
+    return probs, flip
 
 
 def _read_agreed(blob: np.ndarray, models_dir: Path | None) -> tuple[np.ndarray, np.ndarray]:
@@ -281,7 +289,12 @@ def run_reader_embedding(blob: np.ndarray, models_dir: Path | None = None) -> tu
 
 
 def run_bonus(blob: np.ndarray, models_dir: Path | None = None) -> np.ndarray:
-    """h1..h8 / other probabilities (Nx9) for a batch of full-resolution crops."""
+    """h1..h8 / other probabilities (Nx9) for a batch of full-resolution crops; within ``readings_remembered`` a
+    crop already read is not read again."""
+    return _remembered(BONUS, _read_bonus, blob, models_dir)[0]
+
+
+def _read_bonus(blob: np.ndarray, models_dir: Path | None) -> tuple[np.ndarray]:
     if len(blob) == 0:
-        return np.zeros((0, len(BONUS_CLASSES)), np.float32)
-    return session(BONUS, models_dir).run(None, {"crops": blob})[0]
+        return (np.zeros((0, len(BONUS_CLASSES)), np.float32),)
+    return (session(BONUS, models_dir).run(None, {"crops": blob})[0],)

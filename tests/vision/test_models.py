@@ -204,6 +204,31 @@ def test_bonus_reader_reads_the_plain_art_flowers_and_seasons_and_knows_other_ti
     assert got == codes[:8] + ["other"] * 3
 
 
+def test_a_bonus_crop_read_again_in_one_recognition_is_given_its_first_reading_exactly():
+    """As the readers' (above): the bonus reader, in float, reads a crop alike in any batch, and within
+    ``readings_remembered`` is given only the crops it has not read."""
+    codes = [f"h{k}" for k in range(1, 9)] + ["5p", "3m", "E", "P"]
+    x = reader_blob([face_crop(code, "uni", cut=bonus_crop) for code in codes], size=(BONUS_W, BONUS_H))
+    first, later = x[:8], x[4:]
+    alone = run_bonus(later)
+    counted = []
+    real = session(BONUS)
+
+    class Counting:  # onnxruntime's session, counting the crops the bonus reader is given
+        def run(self, names, feed):
+            counted.append(len(feed["crops"]))
+            return real.run(names, feed)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("tablemate.vision.models.session",
+                   lambda name, models_dir=None: Counting() if name == BONUS else session(name, models_dir))
+        with readings_remembered():
+            run_bonus(first)
+            again = run_bonus(later)
+    assert counted == [8, 4]
+    assert np.array_equal(again, alone)
+
+
 def test_the_first_reader_is_8bit_reads_the_art_and_a_learned_set_keeps_to_the_float_reader():
     """The first reader (gone on with drawn sets, then quantized) reads the plain art; sets use the float reader."""
     import onnx
