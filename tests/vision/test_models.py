@@ -1,5 +1,6 @@
 """The shipped models: files, checksums, and their input/output contract."""
 import hashlib
+from contextlib import contextmanager
 
 import cv2
 import numpy as np
@@ -116,6 +117,23 @@ def test_a_crop_the_readers_disagree_on_reads_the_same_either_way_up():
     assert np.allclose(run_reader(x)[0][both], run_reader(turned)[0][both], atol=1e-5)
 
 
+@contextmanager
+def _crops_counted(name: str, counted: list[int]):
+    """Within it, recognition's ``name`` session is onnxruntime's own, and each run appends how many crops it is
+    given to ``counted``."""
+    real = session(name)
+
+    class Counting:
+        def run(self, names, feed):
+            counted.append(len(feed["crops"]))
+            return real.run(names, feed)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("tablemate.vision.models.session",
+                   lambda n, models_dir=None: Counting() if n == name else session(n, models_dir))
+        yield
+
+
 def test_a_crop_read_again_in_one_recognition_is_given_its_first_reading_exactly():
     """Within ``readings_remembered`` a crop read before, in a batch of other crops, reads to the bit as it would
     read there afresh (each reader reads every crop of a batch on its own), and is not read by the readers again;
@@ -123,17 +141,8 @@ def test_a_crop_read_again_in_one_recognition_is_given_its_first_reading_exactly
     x = _unsure_batch()
     first, later = x[::2], np.concatenate([x[1::2], x[::4], x[::4][:3]])  # a quarter read before, three twice
     alone_p, alone_f = run_reader(later)
-    counted = []
-    real = session(READER_INT8)
-
-    class Counting:  # onnxruntime's session, counting the crops the first reader is given
-        def run(self, names, feed):
-            counted.append(len(feed["crops"]))
-            return real.run(names, feed)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("tablemate.vision.models.session",
-                   lambda name, models_dir=None: Counting() if name == READER_INT8 else session(name, models_dir))
+    counted: list[int] = []
+    with _crops_counted(READER_INT8, counted):
         with readings_remembered():
             run_reader(first)
             p, f = run_reader(later)
@@ -211,17 +220,8 @@ def test_a_bonus_crop_read_again_in_one_recognition_is_given_its_first_reading_e
     x = reader_blob([face_crop(code, "uni", cut=bonus_crop) for code in codes], size=(BONUS_W, BONUS_H))
     first, later = x[:8], x[4:]
     alone = run_bonus(later)
-    counted = []
-    real = session(BONUS)
-
-    class Counting:  # onnxruntime's session, counting the crops the bonus reader is given
-        def run(self, names, feed):
-            counted.append(len(feed["crops"]))
-            return real.run(names, feed)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("tablemate.vision.models.session",
-                   lambda name, models_dir=None: Counting() if name == BONUS else session(name, models_dir))
+    counted: list[int] = []
+    with _crops_counted(BONUS, counted):
         with readings_remembered():
             run_bonus(first)
             again = run_bonus(later)
