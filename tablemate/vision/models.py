@@ -160,7 +160,7 @@ def _remembered(reader: str, read, blob: np.ndarray, models_dir: Path | None) ->
     if unread:
         rows = read(blob[list(unread.values())], models_dir)
         memo.update({k: tuple(out[n] for out in rows) for n, k in enumerate(unread)})
-    return tuple(np.stack([memo[k][m] for k in keys]) for m in range(len(memo[keys[0]])))
+    return tuple(np.stack(column) for column in zip(*(memo[k] for k in keys)))
 
 
 def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -1420,6 +1420,7 @@ def _few_sure(tiles: list[Seen], look: CloserLook) -> bool:
     return look.again > 1.0 and FEW_SURE <= _sure_lying(tiles) < FEW_LYING
 
 
+@readings_remembered()
 def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
                     models_dir=None, timings: dict | None = None, detail: np.ndarray | None = None,
                     tile_set=None, found: bool = False, look: CloserLook | None = None) -> dict:
@@ -1435,14 +1436,6 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
     ask for the narrow one: ``app.frame_vision``).
     A crop read twice in it is read once (``models.readings_remembered``).
     """
-    with readings_remembered():
-        return _recognition(image, full_size, scale, cal, models_dir, timings, detail, tile_set, found, look)
-
-
-def _recognition(image: np.ndarray, full_size: tuple[int, int], scale: float, cal: Calibration | None,
-                 models_dir, timings: dict | None, detail: np.ndarray | None, tile_set, found: bool,
-                 look: CloserLook | None) -> dict:
-    """``recognize_array``'s recognition."""
     tm = timings if timings is not None else {}
     t0 = time.perf_counter()
     w, h = full_size

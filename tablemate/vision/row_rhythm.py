@@ -205,8 +205,11 @@ def grown(tiles: list[Seen], row: list[int], step: float) -> list[int]:
     h = float(np.median([t.h for t in members]))
     slope, level = np.polyfit(*np.array([_along(t) for t in members]).T, 1)  # the row's line, at its slant
     reach = ALONG * w + GROW * step
-    free = {i: _along(t)[0] for i, t in enumerate(tiles) if i not in row and t.state == "face_up"
-            and t.orient % 2 == axis and abs(_along(t)[1] - (slope * _along(t)[0] + level)) < LEVEL * h}
+    free = {}  # the face-up outlines of the row's axis on its line, by their place along it
+    for i, t in enumerate(tiles):
+        a, c = _along(t)
+        if i not in row and t.state == "face_up" and t.orient % 2 == axis and abs(c - (slope * a + level)) < LEVEL * h:
+            free[i] = a
     out = list(row)
     for end, sign in ((-1, 1.0), (0, -1.0)):
         while True:
