@@ -121,7 +121,8 @@ _REMEMBERED: ContextVar[dict | None] = ContextVar("readings_remembered", default
 
 @contextmanager
 def readings_remembered():
-    """Within it, ``run_reader`` and ``run_bonus`` read each distinct crop once and give its first reading again.
+    """Within it, each reader (the three of ``run_reader``, and ``run_bonus``) reads each distinct crop once and
+    gives its first reading again.
 
     Why: a still's recognition reads some crops more than once. Grouping
     reads the odd tiles turned sideways (``recognize._group_with_second_look``),
@@ -138,7 +139,11 @@ def readings_remembered():
     image at a time, per-row softmax), so a reading taken from another
     batch is the very one (``tests/vision/test_models.py``). Why for one
     recognition only: the memo's crops are kept for its life, and a video
-    frame's crops differ from the last frame's by the camera's noise.
+    frame's crops differ from the last frame's by the camera's noise. Why
+    reader by reader, not the readers' agreement: a crop the deep and lite
+    readers read turned round is, turned round, a crop of its own, which the
+    sideways reads ask for (``recognize._turned_crops``); only the first
+    reader reads it anew.
     """
     token = _REMEMBERED.set({})
     try:
@@ -147,13 +152,21 @@ def readings_remembered():
         _REMEMBERED.reset(token)
 
 
-def _remembered(reader: str, read, blob: np.ndarray, models_dir: Path | None) -> tuple[np.ndarray, ...]:
+def _digests(blob: np.ndarray) -> list[bytes] | None:
+    """Each crop's digest, the key it is remembered by; None outside ``readings_remembered`` (nothing is)."""
+    if _REMEMBERED.get() is None:
+        return None
+    return [hashlib.blake2b(crop.tobytes(), digest_size=16).digest() for crop in blob]
+
+
+def _remembered(reader: str, read, blob: np.ndarray, models_dir: Path | None,
+                digests: list[bytes] | None = None) -> tuple[np.ndarray, ...]:
     """``read(blob, models_dir)`` (arrays of a row a crop), where within ``readings_remembered`` a crop ``reader``
-    has read before in it is not read again."""
+    has read before in it is not read again (``digests``: the crops', if known)."""
     memo = _REMEMBERED.get()
     if memo is None or len(blob) == 0:
         return read(blob, models_dir)
-    keys = [(reader, str(models_dir), hashlib.blake2b(crop.tobytes(), digest_size=16).digest()) for crop in blob]
+    keys = [(reader, str(models_dir), d) for d in (digests if digests is not None else _digests(blob))]
     unread: dict = {}  # each crop not read yet, at its first place in the batch
     for j, k in enumerate(keys):
         if k not in memo and k not in unread:
@@ -162,6 +175,15 @@ def _remembered(reader: str, read, blob: np.ndarray, models_dir: Path | None) ->
         rows = read(blob[list(unread.values())], models_dir)
         memo.update({k: tuple(out[n] for out in rows) for n, k in enumerate(unread)})
     return tuple(np.stack(column) for column in zip(*(memo[k] for k in keys)))
+
+
+def _read_by(reader: str, blob: np.ndarray, models_dir: Path | None,
+             digests: list[bytes] | None) -> tuple[np.ndarray, np.ndarray]:
+    """One reader's (face probabilities, upside-down probabilities) for ``blob``, each crop read once a
+    recognition."""
+    def read(crops: np.ndarray, folder: Path | None) -> tuple[np.ndarray, np.ndarray]:
+        return tuple(session(reader, folder).run(["probs", "flip"], {"crops": crops}))
+    return _remembered(reader, read, blob, models_dir, digests)
 
 
 def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -211,20 +233,21 @@ def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.nda
     sets drawn from the faces' meaning: the float one read the art's strokes,
     and was sure of 三萬 as 二萬 in a typeface it never saw.
     """
-    probs, flip = _remembered("readers", _read_agreed, blob, models_dir)
-    return probs, flip
+    return _read_agreed(blob, models_dir)
 
 
 def _read_agreed(blob: np.ndarray, models_dir: Path | None) -> tuple[np.ndarray, np.ndarray]:
     """``run_reader``'s readings of every crop of ``blob``."""
     if len(blob) == 0:
         return np.zeros((0, len(READER_CLASSES)), np.float32), np.zeros((0, 2), np.float32)
-    probs, flip = session(READER_INT8, models_dir).run(["probs", "flip"], {"crops": blob})
+    digests = _digests(blob)
+    probs, flip = _read_by(READER_INT8, blob, models_dir, digests)
     unsure = np.flatnonzero(probs.max(axis=1) < FIRST_SURE)
     if not len(unsure):
         return probs, flip
-    deep, deep_flip = session(DEEP_READER, models_dir).run(["probs", "flip"], {"crops": blob[unsure]})
-    lite, lite_flip = session(LITE_READER, models_dir).run(["probs", "flip"], {"crops": blob[unsure]})
+    some = None if digests is None else [digests[j] for j in unsure]
+    deep, deep_flip = _read_by(DEEP_READER, blob[unsure], models_dir, some)
+    lite, lite_flip = _read_by(LITE_READER, blob[unsure], models_dir, some)
     settled = (deep.max(axis=1) >= SURE) & (deep.argmax(axis=1) == probs[unsure].argmax(axis=1))
     done, rest = unsure[settled], unsure[~settled]
     probs[unsure] = agree(deep, lite)
@@ -252,12 +275,15 @@ def _agree_turned_round(probs: np.ndarray, rest: np.ndarray, blob: np.ndarray, d
     agreeing its turned reading with its own as well moved the photos by
     a tile or none a size.
     """
-    turned = np.ascontiguousarray(blob[rest][:, :, ::-1, ::-1])
-    deep_t = session(DEEP_READER, models_dir).run(["probs"], {"crops": turned})[0]
-    lite_t = session(LITE_READER, models_dir).run(["probs"], {"crops": turned})[0]
     back = READER_CLASSES.index("back")
     either = np.flatnonzero((np.argsort(-probs[rest], axis=1)[:, :2] != back).all(axis=1))
-    probs[rest[either]] = agree(deep[either], lite[either], deep_t[either], lite_t[either])
+    if not len(either):
+        return
+    turned = np.ascontiguousarray(blob[rest[either]][:, :, ::-1, ::-1])
+    digests = _digests(turned)
+    deep_t = _read_by(DEEP_READER, turned, models_dir, digests)[0]
+    lite_t = _read_by(LITE_READER, turned, models_dir, digests)[0]
+    probs[rest[either]] = agree(deep[either], lite[either], deep_t, lite_t)
 
 
 def agree(*readings: np.ndarray, floor: float = 1e-12) -> np.ndarray:

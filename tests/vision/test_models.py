@@ -119,19 +119,22 @@ def test_a_crop_the_readers_disagree_on_reads_the_same_either_way_up():
 
 
 @contextmanager
-def _crops_counted(name: str, counted: list[int]):
-    """Within it, recognition's ``name`` session is onnxruntime's own, and each run appends how many crops it is
-    given to ``counted``."""
-    real = session(name)
+def _crops_counted(name: str, counted: list[int], **more: list[int]):
+    """Within it, recognition's ``name`` session (and each of ``more``'s, by its name) is onnxruntime's own, and
+    each run appends how many crops it is given to ``counted`` (``more[name]``)."""
+    lists = {name: counted, **more}
 
     class Counting:
+        def __init__(self, n):
+            self.real, self.counted = session(n), lists[n]
+
         def run(self, names, feed):
-            counted.append(len(feed["crops"]))
-            return real.run(names, feed)
+            self.counted.append(len(feed["crops"]))
+            return self.real.run(names, feed)
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr("tablemate.vision.models.session",
-                   lambda n, models_dir=None: Counting() if n == name else session(n, models_dir))
+                   lambda n, models_dir=None: Counting(n) if n in lists else session(n, models_dir))
         yield
 
 
@@ -154,6 +157,38 @@ def test_a_crop_read_again_in_one_recognition_is_given_its_first_reading_exactly
     assert np.array_equal(f, alone_f) and np.array_equal(again_p, alone_p)
     assert (alone_p.argmax(1) != 0).any()  # ``p[:] = 0`` would show
 
+
+
+def test_a_crop_the_deep_and_lite_readers_read_turned_round_is_not_read_by_them_again_turned_round():
+    """Within ``readings_remembered`` each reader remembers its own readings: of the crops turned round, read after
+    the crops, the first reader reads every one, the deep reader only those it had not read turned round (and, of
+    those it reads turned round in turn, the crops it had not read); every reading is the one read afresh."""
+    x = _unsure_batch()
+    turned = np.ascontiguousarray(x[:, :, ::-1, ::-1])
+    alone = run_reader(turned)
+
+    def asked(blob):
+        """(the rows the deep reader reads, those it reads turned round too)"""
+        pa = _sess(READER_INT8).run(["probs"], {"crops": blob})[0]
+        pb = _sess(DEEP_READER).run(["probs"], {"crops": blob})[0]
+        two = agree(pb, _sess(LITE_READER).run(["probs"], {"crops": blob})[0])
+        unsure = pa.max(1) < FIRST_SURE
+        rest = unsure & ~((pb.max(1) >= SURE) & (pb.argmax(1) == pa.argmax(1)))
+        return unsure, rest & (np.argsort(-two, axis=1)[:, :2] != READER_CLASSES.index("back")).all(axis=1)
+
+    unsure_x, round_x = asked(x)
+    unsure_t, round_t = asked(turned)
+    first, deep = [], []
+    with _crops_counted(READER_INT8, first, **{DEEP_READER: deep}):
+        with readings_remembered():
+            run_reader(x)
+            assert sum(deep) == unsure_x.sum() + round_x.sum()
+            deep.clear()
+            again = run_reader(turned)
+    assert first == [len(x), len(x)]
+    read_again = (unsure_t & ~round_x).sum() + (round_t & ~unsure_x).sum()
+    assert sum(deep) == read_again < unsure_t.sum() + round_t.sum()
+    assert np.array_equal(again[0], alone[0]) and np.array_equal(again[1], alone[1])
 
 def test_bonus_reader_contract():
     s = _sess(BONUS)
