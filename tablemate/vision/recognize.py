@@ -595,7 +595,9 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
         alts = _turns(faces[i])
         turned += alts
         owner += [i] * len(alts)
-    p2, _, say2 = _read_crops(_reader_crops(turned, image, to_image), models_dir, tile_set)
+    crops = (_turned_crops(faces, turned, owner, image, to_image) if tile_set is None
+             else _reader_crops(turned, image, to_image))  # a set's float reader remembers nothing: each way cut
+    p2, _, say2 = _read_crops(crops, models_dir, tile_set)
     if detail is not None:
         detail.look(turned, p2, models_dir=models_dir, limit=len(turned))
     as_read = None if say is None else say.distance.copy()
@@ -617,6 +619,49 @@ def _reread_sideways(faces: list[Seen], probs: np.ndarray, chosen: np.ndarray, i
             faces[i].orient, faces[i].w, faces[i].h = alt.orient, alt.w, alt.h
             changed = True
     return changed
+
+
+def _turned_crops(faces: list[Seen], turned: list[Seen], owner: list[int], image: np.ndarray,
+                  to_image: np.ndarray) -> np.ndarray:
+    """The readers' crops of the ``turned`` ways ``faces[owner]`` may lie (``_turns``): each way turned a
+    quarter to the right, and the tile as it lies, cut; a way turned round from one of those, that crop turned
+    round.
+
+    Why not cut: the readers learned tiles either way up, and where they
+    are unsure of a crop they read it turned round too (``models.run_reader``).
+    A way cut afresh at half a turn from another is that crop turned round
+    but for a pixel's shift, and was read again by every reader; the very
+    crop turned round is one the unsure readers have read (within a
+    recognition, ``models.readings_remembered``), so only the first reader
+    reads it anew, and the slowest stills are read quicker.
+    """
+    cut: dict[int, int] = {}  # a way cut -> its row among the cut crops
+    from_row: dict[int, tuple[str, int]] = {}  # each way -> ("cut" or "turned", a cut row) or ("own", its owner)
+    to_cut: list[Seen] = []
+    for j, (alt, i) in enumerate(zip(turned, owner)):
+        d = (alt.orient - faces[i].orient) % 4
+        if d == 2 and (alt.w, alt.h) == (faces[i].w, faces[i].h):
+            from_row[j] = ("own", i)
+            continue
+        twin = next((k for k in range(j) if owner[k] == i and k in cut and (turned[k].w, turned[k].h) == (alt.w, alt.h)
+                     and (turned[k].orient - alt.orient) % 4 == 2), None)
+        if twin is not None:
+            from_row[j] = ("turned", cut[twin])
+            continue
+        cut[j] = len(to_cut)
+        from_row[j] = ("cut", cut[j])
+        to_cut.append(alt)
+    own = sorted({i for kind, i in from_row.values() if kind == "own"})
+    blob = _reader_crops(to_cut + [faces[i] for i in own], image, to_image)
+    row_of_own = {i: len(to_cut) + n for n, i in enumerate(own)}
+    rows = []
+    for j in range(len(turned)):
+        kind, r = from_row[j]
+        if kind == "cut":
+            rows.append(blob[r])
+        else:
+            rows.append(blob[row_of_own[r] if kind == "own" else r][:, ::-1, ::-1])
+    return np.ascontiguousarray(np.stack(rows)) if rows else blob[:0]
 
 
 def _quads(ts: list[Seen], to_image: np.ndarray) -> np.ndarray:
