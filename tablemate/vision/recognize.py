@@ -635,33 +635,27 @@ def _turned_crops(faces: list[Seen], turned: list[Seen], owner: list[int], image
     recognition, ``models.readings_remembered``), so only the first reader
     reads it anew, and the slowest stills are read quicker.
     """
-    cut: dict[int, int] = {}  # a way cut -> its row among the cut crops
-    from_row: dict[int, tuple[str, int]] = {}  # each way -> ("cut" or "turned", a cut row) or ("own", its owner)
+    rows: dict[tuple, int] = {}  # (owner, orientation, w, h) of each outline cut -> its row among the cut crops
     to_cut: list[Seen] = []
-    for j, (alt, i) in enumerate(zip(turned, owner)):
-        d = (alt.orient - faces[i].orient) % 4
-        if d == 2 and (alt.w, alt.h) == (faces[i].w, faces[i].h):
-            from_row[j] = ("own", i)
-            continue
-        twin = next((k for k in range(j) if owner[k] == i and k in cut and (turned[k].w, turned[k].h) == (alt.w, alt.h)
-                     and (turned[k].orient - alt.orient) % 4 == 2), None)
-        if twin is not None:
-            from_row[j] = ("turned", cut[twin])
-            continue
-        cut[j] = len(to_cut)
-        from_row[j] = ("cut", cut[j])
-        to_cut.append(alt)
-    own = sorted({i for kind, i in from_row.values() if kind == "own"})
-    blob = _reader_crops(to_cut + [faces[i] for i in own], image, to_image)
-    row_of_own = {i: len(to_cut) + n for n, i in enumerate(own)}
-    rows = []
-    for j in range(len(turned)):
-        kind, r = from_row[j]
-        if kind == "cut":
-            rows.append(blob[r])
+
+    def row(i: int, t: Seen) -> int:
+        key = (i, t.orient, t.w, t.h)
+        if key not in rows:
+            rows[key] = len(to_cut)
+            to_cut.append(t)
+        return rows[key]
+
+    plan = []  # each way's (row, whether that crop is turned round)
+    for alt, i in zip(turned, owner):
+        twin = (i, (alt.orient + 2) % 4, alt.w, alt.h)
+        if twin in rows:
+            plan.append((rows[twin], True))
+        elif twin[1:] == (faces[i].orient, faces[i].w, faces[i].h):
+            plan.append((row(i, faces[i]), True))
         else:
-            rows.append(blob[row_of_own[r] if kind == "own" else r][:, ::-1, ::-1])
-    return np.ascontiguousarray(np.stack(rows)) if rows else blob[:0]
+            plan.append((row(i, alt), False))
+    blob = _reader_crops(to_cut, image, to_image)
+    return np.ascontiguousarray(np.stack([blob[r][:, ::-1, ::-1] if round_ else blob[r] for r, round_ in plan]))
 
 
 def _quads(ts: list[Seen], to_image: np.ndarray) -> np.ndarray:

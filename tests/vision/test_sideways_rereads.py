@@ -52,7 +52,6 @@ def test_a_way_turned_round_from_another_is_that_crop_turned_round_and_the_rest_
     crop's outer corners, so cut turned round it samples a pixel over)."""
     import cv2
 
-    from tablemate.vision.contract import crop_tile
     from tablemate.vision.render.faces import FACE_H, FACE_W, glyph
     g = glyph("uni", "7s")
     a = g[..., 3:4] / 255.0
