@@ -233,11 +233,6 @@ def run_reader(blob: np.ndarray, models_dir: Path | None = None) -> tuple[np.nda
     sets drawn from the faces' meaning: the float one read the art's strokes,
     and was sure of 三萬 as 二萬 in a typeface it never saw.
     """
-    return _read_agreed(blob, models_dir)
-
-
-def _read_agreed(blob: np.ndarray, models_dir: Path | None) -> tuple[np.ndarray, np.ndarray]:
-    """``run_reader``'s readings of every crop of ``blob``."""
     if len(blob) == 0:
         return np.zeros((0, len(READER_CLASSES)), np.float32), np.zeros((0, 2), np.float32)
     digests = _digests(blob)

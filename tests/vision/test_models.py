@@ -158,7 +158,6 @@ def test_a_crop_read_again_in_one_recognition_is_given_its_first_reading_exactly
     assert (alone_p.argmax(1) != 0).any()  # ``p[:] = 0`` would show
 
 
-
 def test_a_crop_the_deep_and_lite_readers_read_turned_round_is_not_read_by_them_again_turned_round():
     """Within ``readings_remembered`` each reader remembers its own readings: of the crops turned round, read after
     the crops, the first reader reads every one, the deep reader only those it had not read turned round (and, of
@@ -189,6 +188,7 @@ def test_a_crop_the_deep_and_lite_readers_read_turned_round_is_not_read_by_them_
     read_again = (unsure_t & ~round_x).sum() + (round_t & ~unsure_x).sum()
     assert sum(deep) == read_again < unsure_t.sum() + round_t.sum()
     assert np.array_equal(again[0], alone[0]) and np.array_equal(again[1], alone[1])
+
 
 def test_bonus_reader_contract():
     s = _sess(BONUS)
