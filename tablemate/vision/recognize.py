@@ -1160,7 +1160,13 @@ def _square_slants(lying: list[Seen], image: np.ndarray, hom: np.ndarray) -> np.
 
 def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_dir,
                  look: CloserLook) -> list[Seen]:
-    """``tiles`` with those lying at a slant many share outlined again in a square turned by it (``turned_look``)."""
+    """``tiles`` with those lying at a slant many share outlined again in a square turned by it (``turned_look``).
+
+    Only what the turned square shows of the play area counts: its outlines
+    and its evidence of tiles beyond the play area are dropped before the
+    closer look, which detects a window around them
+    (``turned_look.evidence_in_play_area``).
+    """
     lying = [t for t in tiles if t.state != "standing"]
     if len(lying) < turned_look.MIN_TILES:
         return tiles
@@ -1170,8 +1176,12 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
         return tiles
     rot = turned_look.rotation(-turn, DET_SIZE)
     hom2 = rot @ hom
-    second = [t for t in _seen(image, hom2, cv2.warpPerspective(image, hom2, (DET_SIZE, DET_SIZE),
-                                                                 flags=cv2.INTER_AREA), models_dir, look)
+    turned_square = cv2.warpPerspective(image, hom2, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA)
+    first, evidence = detect_evidence(turned_square, models_dir)
+    first = [t for t, on in zip(first, turned_look.in_play_area([(t.cx, t.cy) for t in first], rot, DET_SIZE))
+             if on]
+    evidence = turned_look.evidence_in_play_area(evidence, rot, DET_SIZE, DET_STRIDE)
+    second = [t for t in _seen(image, hom2, turned_square, models_dir, look, first, evidence)
               if t.state != "standing"]
     quads2 = _quads(second, np.linalg.inv(hom2))
     square = []
