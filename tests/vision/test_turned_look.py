@@ -139,3 +139,90 @@ def test_a_table_turned_askew_is_read_as_well_as_the_first_look_allows_and_bette
     without = _read_right(recognize_image(path, cal), truth)
     assert with_look >= 0.9 * len(truth)
     assert with_look >= without + 4, (with_look, without)
+
+
+def _turned_back(points, turn_deg, size=640):
+    """Points of the square turned by ``rotation(-turn)`` taken back by turning them +turn about the middle by hand
+    (the oracle for ``in_play_area``)."""
+    a, m = math.radians(turn_deg), size / 2
+    c, s = math.cos(a), math.sin(a)
+    x, y = points[:, 0] - m, points[:, 1] - m
+    return np.stack([c * x - s * y + m, s * x + c * y + m], axis=1)
+
+
+@pytest.mark.parametrize("turn_deg", [15.0, -30.0, 44.0])
+def test_only_the_turned_squares_points_that_show_the_play_area_lie_in_it(turn_deg):
+    rot = tl.rotation(-math.radians(turn_deg), 640)
+    points = np.random.default_rng(3).uniform(-50, 690, (4000, 2))
+    back = _turned_back(points, turn_deg)
+    want = np.all((back >= 0) & (back <= 640), axis=1)
+    got = tl.in_play_area(points, rot, 640)
+    assert 0 < want.sum() < len(points)
+    assert np.array_equal(got, want)
+    assert tl.in_play_area([(320.0, 320.0)], rot, 640).tolist() == [True]
+    assert tl.in_play_area([(1.0, 1.0), (639.0, 639.0)], rot, 640).tolist() == [False, False]  # corners show the rim
+    assert tl.in_play_area(np.zeros((0, 2)), rot, 640).shape == (0,)
+
+
+def test_evidence_beyond_the_play_area_is_none_and_within_it_untouched():
+    turn_deg, stride = 30.0, 4
+    rot = tl.rotation(-math.radians(turn_deg), 640)
+    evidence = np.random.default_rng(4).uniform(0.05, 1.0, (160, 160)).astype(np.float32)
+    got = tl.evidence_in_play_area(evidence, rot, 640, stride)
+    ys, xs = np.mgrid[0:160, 0:160]
+    back = _turned_back(stride * np.stack([xs.ravel(), ys.ravel()], 1).astype(float), turn_deg).reshape(160, 160, 2)
+    inside = np.all((back >= 0) & (back <= 640), axis=2)
+    assert got.dtype == evidence.dtype and got.shape == evidence.shape
+    assert np.array_equal(got[inside], evidence[inside])
+    assert not got[~inside].any()
+    # the square's four corners outside its turned twin: right triangles of hypotenuse h, h (1 + sin + cos) = side
+    a = math.radians(turn_deg)
+    h = 1.0 / (1.0 + math.sin(a) + math.cos(a))
+    assert (~got.astype(bool)).mean() == pytest.approx(2 * h * h * math.sin(a) * math.cos(a), abs=0.01)
+
+
+def test_a_few_tiles_lying_turned_are_looked_at_closer_in_a_window_around_them_and_found_as_before(tmp_path,
+                                                                                                     monkeypatch):
+    """A real photo of discards strewn turned (tests/vision/data/README.md) laid so its tiles are 1.8 cm of an 85 cm
+    play area: they share a slant, and the turned look warps the play area turned by it. That square's corners show
+    the mat's rim, where the detector sees some evidence of tiles; counted, it stretched the closer look's window to
+    the whole square (1,200-1,400 pixels, 150-250 ms). Within the play area only, the window is a small part of it,
+    and the labelled tiles are found as with the whole square."""
+    from tablemate.vision import recognize as rc
+    from tablemate.vision.calibration import parse_calibration
+    from tablemate.vision.contract import DET_SIZE
+    from tablemate.vision.train import photos_real
+
+    from .conftest import DATA
+    photo, = [p for p in photos_real.load(DATA / "photos-real-sample") if p.image.name == "discards_002_jpg_v1.jpg"]
+    still, cal, labels = photos_real.photo_on_mat(photo, 1.8 / 85.0, np.random.default_rng(0))
+    path = tmp_path / "still.jpg"
+    cv2.imwrite(str(path), still, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    img, _, _, scale = rc.load_still(path)
+    hom = parse_calibration(cal).homography(DET_SIZE, scale)
+    first = rc._seen(img, hom, cv2.warpPerspective(img, hom, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA), None,
+                     rc.WIDE_LOOK)
+    windows = []
+    detected_closer = rc._detected_closer
+
+    def spy(image, h, models_dir, k, w, hh, x0=0.0, y0=0.0):
+        windows.append((w, hh, round(k * DET_SIZE)))
+        return detected_closer(image, h, models_dir, k, w, hh, x0, y0)
+
+    monkeypatch.setattr(rc, "_detected_closer", spy)
+
+    def labels_found(tiles):
+        c = np.float64([[t.cx, t.cy] for t in tiles]).reshape(-1, 1, 2)
+        c = cv2.perspectiveTransform(c, np.linalg.inv(hom)).reshape(-1, 2) / scale
+        on, _ = photos_real.outlines_on_labels(c, [box for _, box in labels])
+        return sum(i is not None for i in on)
+
+    now = rc._look_turned(list(first), img, hom, None, rc.WIDE_LOOK)
+    (w, h, side), = windows
+    assert w * h < 0.3 * side * side, (w, h, side)
+    windows.clear()
+    monkeypatch.setattr(tl, "evidence_in_play_area", lambda evidence, *a: evidence)
+    monkeypatch.setattr(tl, "in_play_area", lambda points, *a: np.ones(len(points), bool))
+    whole = rc._look_turned(list(first), img, hom, None, rc.WIDE_LOOK)
+    assert windows == [(side, side, side)]
+    assert labels_found(now) >= labels_found(whole) >= 0.9 * len(labels)
