@@ -1162,10 +1162,10 @@ def _look_turned(tiles: list[Seen], image: np.ndarray, hom: np.ndarray, models_d
                  look: CloserLook) -> list[Seen]:
     """``tiles`` with those lying at a slant many share outlined again in a square turned by it (``turned_look``).
 
-    Only what the turned square shows of the play area counts: its outlines
-    and its evidence of tiles beyond the play area are dropped before the
-    closer look, which detects a window around them
-    (``turned_look.evidence_in_play_area``).
+    Only what the turned square shows of the play area counts: its first
+    look's outlines and evidence of tiles beyond the play area are dropped
+    before its closer look, which so detects a window around the turned
+    tiles, not the whole square (``turned_look.evidence_in_play_area``).
     """
     lying = [t for t in tiles if t.state != "standing"]
     if len(lying) < turned_look.MIN_TILES:

@@ -117,8 +117,9 @@ def evidence_in_play_area(evidence: np.ndarray, rot: np.ndarray, size: int, stri
     Why: the closer look detects a window around every cell with some
     evidence (``recognize._closer_window``), and evidence in the turned
     square's corners stretched it to the whole square: a few tiles lying
-    turned cost a detection of 1,200-1,400 pixels square, 150-250 ms of a
-    still, where a window around them is a tenth of it.
+    turned at 1.8 cm cost a detection 1,200-1,400 pixels square, 150-250 ms
+    of a still, where a window around them holds a tenth to a fifth of its
+    pixels (docs/training.md, "The turned look kept to the play area").
     """
     ys, xs = np.mgrid[0:evidence.shape[0], 0:evidence.shape[1]]
     cells = stride * np.stack([xs.ravel(), ys.ravel()], axis=1)
