@@ -7,9 +7,14 @@ import cv2
 import numpy as np
 import pytest
 
+from tablemate.vision import recognize as rc
 from tablemate.vision import turned_look as tl
-from tablemate.vision.contract import quad_from_box
+from tablemate.vision.calibration import parse_calibration
+from tablemate.vision.contract import DET_SIZE, quad_from_box
 from tablemate.vision.grouping import Seen
+from tablemate.vision.train import photos_real
+
+from .conftest import DATA
 
 
 def _lying(cx, cy, w=20.0, h=27.0, orient=0, turn=0.0):
@@ -188,12 +193,6 @@ def test_a_few_tiles_lying_turned_are_looked_at_closer_in_a_window_around_them_a
     the mat's rim, where the detector sees some evidence of tiles; counted, it stretched the closer look's window to
     the whole square (1,200-1,400 pixels, 150-250 ms). Within the play area only, the window is a small part of it,
     and the labelled tiles are found as with the whole square."""
-    from tablemate.vision import recognize as rc
-    from tablemate.vision.calibration import parse_calibration
-    from tablemate.vision.contract import DET_SIZE
-    from tablemate.vision.train import photos_real
-
-    from .conftest import DATA
     photo, = [p for p in photos_real.load(DATA / "photos-real-sample") if p.image.name == "discards_002_jpg_v1.jpg"]
     still, cal, labels = photos_real.photo_on_mat(photo, 1.8 / 85.0, np.random.default_rng(0))
     path = tmp_path / "still.jpg"
