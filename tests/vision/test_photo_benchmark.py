@@ -159,14 +159,17 @@ def test_turns_are_measured_in_every_rendered_look_and_each_look_has_its_own_tar
     assert all(line.lstrip().startswith("met") for line in targets if "(holdout)" in line)
 
 
-def _photo_sizes_asked(monkeypatch, argv: list[str], parts: list | None = None) -> list[float]:
+def _photo_sizes_asked(monkeypatch, argv: list[str], parts: list | None = None,
+                       layouts: list | None = None) -> list[float]:
     bench = _bench()
     asked = []
 
-    def figures(size, limit, models_dir=None, verbose=False, part="held-out", every=1):
+    def figures(size, limit, models_dir=None, verbose=False, part="held-out", every=1, laid=range(1)):
         asked.append(size)
         if parts is not None:
             parts.append((part, every))
+        if layouts is not None:
+            layouts.append(laid)
         return {"tile_cm": size, "part": part, "every": every, "images": 1, "tiles": 10, "found": 1.0, "extra_per_tile": 0.0,
                 "read_right_of_found": 1.0, "end_to_end": 1.0, "end_to_end_as_labelled": 1.0, "outlines_off_labels_per_image": 0.0,
                 "confusions": {}, "not_found_by_source_photo": {}, "source_photos": 1,
@@ -197,6 +200,16 @@ def test_training_photos_are_asked_for_apart_and_print_no_target_line(monkeypatc
     assert any(line.startswith("real TRAINING photos (1 in 4;") for line in out)
     targets = out[out.index("targets (issue 10):") + 1:]
     assert not any("photos" in line for line in targets)
+
+
+def test_layouts_are_asked_for_by_number_and_one_layout_the_first_unless_asked(monkeypatch, capsys):
+    layouts = []
+    _photo_sizes_asked(monkeypatch, ["--photo-sizes", "1.8"], layouts=layouts)
+    _photo_sizes_asked(monkeypatch, ["--photo-sizes", "1.8", "--photo-layouts", "3", "--first-layout", "5"],
+                       layouts=layouts)
+    assert layouts == [range(0, 1), range(5, 8)]
+    with pytest.raises(SystemExit):
+        _photo_sizes_asked(monkeypatch, ["--photo-layouts", "0"])
 
 
 def test_labels_the_tiles_contradict_count_by_the_tiles_and_apart_by_the_labels(tmp_path, monkeypatch):
@@ -239,3 +252,23 @@ def test_the_training_part_reads_the_training_photos_only_and_the_held_out_part_
     held_out = bench.photo_figures(3.0, 0)
     assert (held_out["part"], held_out["images"], held_out["tiles"]) == ("held-out", 1, len(tiles))
     assert "TRAINING" in bench._photo_line(training) and "held out" in bench._photo_line(held_out)
+
+
+def test_each_layout_lays_every_photo_again_and_the_first_is_the_one_measured_before(held_out_photo):
+    """``--photo-layouts``: each photo laid on another mat, at another place, read again; the figures over all
+    layouts, and the tiles read right in each. Layout 0 is laid from the seeds every earlier figure was."""
+    bench = _bench()
+    photo, = photos_real.load()
+    before = photos_real.photo_on_mat(photo, 3.0 / bench.AREA_CM, np.random.default_rng([0, 30]))
+    first = bench.laid_photo(photo, 0, 3.0)
+    assert np.array_equal(first[0], before[0]) and first[2] == before[2]
+    second = bench.laid_photo(photo, 0, 3.0, layout=1)
+    assert not np.array_equal(second[0], first[0])   # another mat, or the photo elsewhere on it
+    assert [c for c, _ in second[2]] == [c for c, _ in first[2]]
+    one = bench.photo_figures(3.0, 0)
+    two = bench.photo_figures(3.0, 0, layouts=range(0, 2))
+    assert (two["images"], two["tiles"]) == (2, 2 * one["tiles"])
+    assert two["read_right_by_layout"][0] == round(one["end_to_end"] * one["tiles"])
+    assert sum(two["read_right_by_layout"]) == round(two["end_to_end"] * two["tiles"])
+    assert "layouts 0-1, read right in each" in bench._photo_line(two)
+    assert "layouts" not in bench._photo_line(one)
