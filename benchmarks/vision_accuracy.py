@@ -319,7 +319,7 @@ def photo_figures(tile_cm: float, limit: int, models_dir=None, verbose: bool = F
             "images": len(laid), "tiles": labelled, "found": found / n,
             "extra_per_tile": extra / n, "read_right_of_found": read / max(found, 1), "end_to_end": read / n,
             "end_to_end_as_labelled": as_labelled / n,
-            "outlines_off_labels_per_image": outside / max(len(chosen), 1),
+            "outlines_off_labels_per_image": outside / max(len(laid), 1),
             "confusions": dict(wrong.most_common(10)), "not_found_by_source_photo": dict(missed.most_common()),
             "source_photos": len(per_photo),
             "errors_by_source_photo": {src: {"errors": n, "tiles": per_photo[src]} for src, n in errors.most_common()},

@@ -272,3 +272,17 @@ def test_each_layout_lays_every_photo_again_and_the_first_is_the_one_measured_be
     assert sum(two["read_right_by_layout"]) == round(two["end_to_end"] * two["tiles"])
     assert "layouts 0-1, read right in each" in bench._photo_line(two)
     assert "layouts" not in bench._photo_line(one)
+
+
+def test_the_same_still_laid_twice_gives_the_figures_of_one(held_out_photo, monkeypatch):
+    """Over several layouts every figure is a share of all of them: where two layouts lay the very same still,
+    each share, per tile or per image, is the one layout's."""
+    bench = _bench()
+    laid = bench.laid_photo
+    monkeypatch.setattr(bench, "laid_photo", lambda photo, k, tile_cm, part="held-out", layout=0:
+                        laid(photo, k, tile_cm, part))
+    one = bench.photo_figures(3.0, 0)
+    two = bench.photo_figures(3.0, 0, layouts=range(0, 2))
+    assert two["read_right_by_layout"] == 2 * [round(one["end_to_end"] * one["tiles"])]
+    for key in ("found", "extra_per_tile", "end_to_end", "outlines_off_labels_per_image"):
+        assert two[key] == pytest.approx(one[key]), key
