@@ -328,7 +328,8 @@ FEW_LYING = 16     # a still sure of fewer lying tiles than this ...
 SURE_ENOUGH = 0.9  # ... read less surely than this on average is looked at ``look.again`` times closer ...
 SURER = 0.02       # ... and read from that look where the readers' first word on it is this much surer on average
 SPLIT = 2.0        # ... unless it outlines this many times as many lying tiles (it split them)
-SURE_SPLIT = 1.5   # ... or finds this many times as many lying tiles surely (``FAINT``): it split the large ones
+SURE_SPLIT = 1.5   # ... or finds this many times as many lying tiles surely (``FAINT``): it split the large ones ...
+APART = 1.15       # ... but for tiles found one by one, this many of their lengths from the nearest (``_apart``) ...
 WINDOW_AGAIN = 2.25  # ... and looked at again ``look.again`` times closer and this many times closer in a window ...
 AROUND = 1.5       # ... around the first look's sure tiles and this many of their typical lengths around them ...
 MOST_AGAIN = 3.2   # ... at most this many times as large as the first look shows them
@@ -1460,6 +1461,41 @@ def _sure_lying(tiles: list[Seen]) -> int:
     return len(_sure_lengths(tiles))
 
 
+def _apart(tiles: list[Seen], first_sure: int) -> bool:
+    """Whether a closer look at few tiles that finds ``SURE_SPLIT`` times as many surely (``FAINT``) as the first
+    look (``first_sure``), and at least ``FEW_SURE``, found them one by one, not in parts: the typical sure one's
+    nearest ``APART`` of its lengths away or farther.
+
+    Why: ``SPLIT`` and ``SURE_SPLIT`` tell a look that cut tiles in parts
+    by counting, but thick tiles strewn at a slant are outlined two at a
+    time by the first look (30-35 pixels for tiles about 18 long at 1.8 cm),
+    and the closer look that finds them one by one counts as a split does:
+    a held-out photo of nine such tiles read none of them on 7 of 28 mats
+    it was laid on, its closer look refused. Counts cannot tell them apart;
+    the outlines' places can: the parts of a split tile touch, their
+    centres about 0.6 of a part's length apart, tiles side by side in a row
+    lie 0.75 of a length apart and end to end one, strewn tiles farther
+    (``APART`` leaves a sixth of a length over end to end for the outlines'
+    measure). Why only a look that many sure tiles more: it is the look
+    ``SURE_SPLIT`` would refuse, and what finding one by one the tiles the
+    first look outlined two at a time does (4-5 sure tiles to 6-11 in every
+    still it helped). A look with fewer sure tiles more found little the
+    first lacked, and its outlines past ``SPLIT`` are faint parts: the
+    nine tiles at 3.5 cm, 9 sure in both looks, 11 outlines against 26; a
+    close-up of four 3m at 4.0 cm, 4 sure to 5 among 26 outlines; a rack of
+    18 tiles at 2.2 cm, 4 of 26 sure and those few far apart. Kept, each
+    lost a tile or more and drew extra outlines (docs/training.md, "Strewn
+    tiles found one by one are not a split").
+    """
+    sure = [t for t in tiles if t.state != "standing" and t.heat >= FAINT]
+    if len(sure) < max(FEW_SURE, SURE_SPLIT * first_sure):
+        return False
+    centres = np.array([(t.cx, t.cy) for t in sure])
+    gaps = np.linalg.norm(centres[:, None] - centres[None], axis=-1)
+    np.fill_diagonal(gaps, np.inf)
+    return float(np.median(gaps.min(axis=1) / np.array([max(t.w, t.h) for t in sure]))) >= APART
+
+
 def _few_sure(tiles: list[Seen], look: CloserLook) -> bool:
     """Whether a still's tiles are few enough to be looked at again (``_few_tiles_closer``).
 
@@ -1527,10 +1563,12 @@ def recognize_array(image: np.ndarray, full_size: tuple[int, int], scale: float,
         first_sure, first_outlines = _sure_lying(tiles), len(first.probs)  # a closer look with many more split them
         for again in _few_tiles_closer(image, hom, models_dir, look, kept_first, tiles):
             lay_down_centre_tiles(again, DET_SIZE)
-            if _sure_lying(again) >= SURE_SPLIT * first_sure:
+            apart = _apart(again, first_sure)
+            if _sure_lying(again) >= SURE_SPLIT * first_sure and not apart:
                 continue
             first_again = first_reading(again, image, to_image, models_dir, tile_set)
-            if first_again.sureness() > first.sureness() + SURER and len(first_again.probs) < SPLIT * first_outlines:
+            split = len(first_again.probs) >= SPLIT * first_outlines and not apart
+            if first_again.sureness() > first.sureness() + SURER and not split:
                 tiles, first = again, first_again
     faces, probs, say = read(tiles, image, to_image, models_dir, closer, tile_set, first, look.strewn)
     kept = {id(t) for t in faces}

@@ -26,10 +26,11 @@ def _photo(name):
     return photo
 
 
-def read_on_labels(photo, tile_cm, tmp_path):
+def read_on_labels(photo, tile_cm, tmp_path, mat=0):
     """(each labelled tile's reading, None where no outline lies on it; the labels' codes; outlines) of the photo
-    laid with tiles ``tile_cm`` of an 85 cm play area, as the photo benchmark lays it."""
-    img, cal, labels = photos_real.photo_on_mat(photo, tile_cm / 85.0, np.random.default_rng(0))
+    laid with tiles ``tile_cm`` of an 85 cm play area, as the photo benchmark lays it (``mat``: the seed of the
+    mat, its rim and the photo's place on it)."""
+    img, cal, labels = photos_real.photo_on_mat(photo, tile_cm / 85.0, np.random.default_rng(mat))
     path, cal_path = tmp_path / "still.jpg", tmp_path / "still.cal.json"
     cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
     cal_path.write_text(json.dumps(cal))
@@ -39,9 +40,9 @@ def read_on_labels(photo, tile_cm, tmp_path):
     return [None if i is None else tiles[i]["code"] for i in on_labels], [code for code, _ in labels], len(tiles)
 
 
-def _recognized(photo, tile_cm, tmp_path):
+def _recognized(photo, tile_cm, tmp_path, mat=0):
     """(labelled tiles read right, outlines) of the photo laid with tiles ``tile_cm`` of an 85 cm play area."""
-    read, codes, outlines = read_on_labels(photo, tile_cm, tmp_path)
+    read, codes, outlines = read_on_labels(photo, tile_cm, tmp_path, mat)
     return sum(r == c for r, c in zip(read, codes)), outlines
 
 
@@ -168,6 +169,33 @@ def test_a_closer_look_that_splits_every_tile_is_not_kept(tmp_path, looks_again,
         monkeypatch.setattr(recognize, "SURE_SPLIT", sure_split)
         right, outlines = _recognized(photo, 4.0, tmp_path)
         assert right == 4 and outlines < 2 * first
+
+
+def test_thick_tiles_strewn_and_found_one_by_one_are_not_taken_for_a_split(tmp_path, looks_again, monkeypatch):
+    """The nine thick tiles at 1.8 cm on another mat: the first look outlines them two at a time (sure of four), and
+    the closest look, which finds them one by one, finds more than ``SURE_SPLIT`` times as many surely. Apart from
+    each other (``_apart``), they are not taken for a split tile's parts."""
+    photo = _photo("character_family_003_jpg_v1.jpg")
+    right, _ = _recognized(photo, 1.8, tmp_path, mat=18)
+    assert right >= 8
+    monkeypatch.setattr(recognize, "APART", 99.0)  # every look with that many sure tiles taken for a split
+    before, _ = _recognized(photo, 1.8, tmp_path, mat=18)
+    assert before <= right - 5
+
+
+def test_tiles_apart_are_found_one_by_one_and_touching_ones_are_not():
+    """Strewn tiles lie farther from each other than a tile's length; a split tile's parts touch, as do tiles side
+    by side in a row. Only a look ``SURE_SPLIT`` would refuse is asked: one sure of fewer tiles more found little
+    the first look lacked."""
+    strewn = [_lying(100 + 60 * (i % 3), 100 + 60 * (i // 3)) for i in range(9)]  # 40 long, 60 apart
+    assert recognize._apart(strewn, 4)
+    assert recognize._apart(strewn + [_lying(400, 400, heat=0.2), _lying(402, 400, heat=0.2)], 4)  # faint: no say
+    halves = [Seen(100 + 80 * (i // 2), 100 + 20 * (i % 2), 30.0, 20.0, 0, "face_up", heat=0.9) for i in range(8)]
+    assert not recognize._apart(halves, 4)  # four 30 x 40 tiles cut across, each part 20 from its other part
+    row = [_lying(100 + 30 * i, 100) for i in range(9)]  # side by side
+    assert not recognize._apart(row, 4)
+    assert recognize._apart(strewn, 6) and not recognize._apart(strewn, 7)  # 9 sure: 1.5 times 6, not 7
+    assert not recognize._apart(strewn[:3], 0)  # too few to say (``FEW_SURE``)
 
 
 def test_no_second_look_where_the_first_was_the_closest_there_is(tmp_path, monkeypatch, looks_again):
