@@ -171,10 +171,10 @@ def test_a_closer_look_that_splits_every_tile_is_not_kept(tmp_path, looks_again,
         assert right == 4 and outlines < 2 * first
 
 
-def test_thick_tiles_strewn_and_found_one_by_one_are_not_taken_for_a_split(tmp_path, looks_again, monkeypatch):
+def test_thick_tiles_strewn_and_found_one_by_one_are_not_taken_for_a_split(tmp_path, monkeypatch):
     """The nine thick tiles at 1.8 cm on another mat: the first look outlines them two at a time (sure of four), and
-    the closest look, which finds them one by one, finds more than ``SURE_SPLIT`` times as many surely. Apart from
-    each other (``_apart``), they are not taken for a split tile's parts."""
+    the closest look, which finds them one by one, finds ``SURE_SPLIT`` times as many surely (six). Apart from each
+    other (``_apart``), they are not taken for a split tile's parts."""
     photo = _photo("character_family_003_jpg_v1.jpg")
     right, _ = _recognized(photo, 1.8, tmp_path, mat=18)
     assert right >= 8
