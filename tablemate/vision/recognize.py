@@ -1452,9 +1452,18 @@ def _around(tiles: list[Seen], pad: float) -> tuple[float, float, float, float]:
             min(float(DET_SIZE), max(t.cy + t.h / 2 for t in tiles) + pad))
 
 
+def _sure_lying_tiles(tiles: list[Seen]) -> list[Seen]:
+    """The lying ``tiles`` found surely (``FAINT``).
+
+    Why one place: the closer looks' measure of the tiles (``_sure_lengths``) and the split rules' count and
+    spacing of them (``_sure_lying``, ``_apart``) must take the same tiles for sure.
+    """
+    return [t for t in tiles if t.state != "standing" and t.heat >= FAINT]
+
+
 def _sure_lengths(tiles: list[Seen]) -> list[float]:
     """The lengths of the lying ``tiles`` found surely (``FAINT``): how large the detector saw the tiles."""
-    return [max(t.w, t.h) for t in tiles if t.state != "standing" and t.heat >= FAINT]
+    return [max(t.w, t.h) for t in _sure_lying_tiles(tiles)]
 
 
 def _sure_lying(tiles: list[Seen]) -> int:
@@ -1487,7 +1496,7 @@ def _apart(tiles: list[Seen], first_sure: int) -> bool:
     lost a tile or more and drew extra outlines (docs/training.md, "Strewn
     tiles found one by one are not a split").
     """
-    sure = [t for t in tiles if t.state != "standing" and t.heat >= FAINT]
+    sure = _sure_lying_tiles(tiles)
     if len(sure) < max(FEW_SURE, SURE_SPLIT * first_sure):
         return False
     centres = np.array([(t.cx, t.cy) for t in sure])
