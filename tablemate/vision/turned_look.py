@@ -37,6 +37,13 @@ MIN_ALIKE = 0.5
 SAME_TILE = 0.5
 #: ... and one this near another tile's lies on that tile as well: where the two looks disagree, the first stands.
 OVERLAPS = 0.8
+#: A first-look outline that a second-look tile found this much more surely (``Seen.heat``) lies on, and that
+#: holds at most ``PIECE`` of that tile's area, is a piece of it, not a tile outlined right; so is a run's
+#: first-look outlines where its second-look tiles are found this much more surely on average, ``PIECE`` as large;
+#: but not of a tile over ``WHOLE`` times the second look's median tile's area (two tiles outlined as one).
+SURER_TURNED = 0.2
+PIECE = 0.7
+WHOLE = 1.25
 
 
 def fold(a: np.ndarray | float) -> np.ndarray | float:
@@ -157,6 +164,20 @@ def merge(first: list[Seen], first_angles: np.ndarray, second: list[Seen], turn:
     more tiles than the first, the looks disagree on where tiles lie and the
     first stands, except where a second-look tile is centred on exactly one
     turned tile, which it replaces.
+
+    Pieces give way (``_pieces``): a first-look outline that a second-look
+    tile found ``SURER_TURNED`` more surely lies on, and that holds no more
+    than ``PIECE`` of its area, joins that tile's run even where it lies
+    square, and a run whose first-look outlines are such pieces on average
+    is the second look's however many each look sees. Why: big tiles near 45
+    degrees the first look outlines in pieces, faint and small, and a piece
+    has no slant to measure, so it lies square; a second-look tile on one
+    was dropped and where it lay on turned pieces the pieces' number stood
+    (a held-out photo of eight flowers laid in two diamonds, 4.0 cm: 18
+    outlines, 2-7 of 8 read on six mats; docs/training.md, "Pieces of tiles
+    near 45 degrees give way"). Not to a second-look tile much larger than
+    the look's others: tiles stacked overlapping, outlined as one by the
+    second look, are tiles and not its pieces.
     """
     lying = [t for t in first if t.state != "standing"]
     turned_ids = {id(t) for t, a in zip(lying, first_angles) if abs(fold(a - turn)) <= SAME_TURN}
@@ -164,8 +185,11 @@ def merge(first: list[Seen], first_angles: np.ndarray, second: list[Seen], turn:
     near = [np.nonzero(np.hypot(*(xy - (b.cx, b.cy)).T) < OVERLAPS * min(b.w, b.h))[0] for b in second]
     replaced: set[int] = set()
     added: list[int] = []
-    for firsts, seconds in _runs(near, [id(t) in turned_ids for t in first]):
-        if not firsts or len(seconds) > len(firsts):
+    typical = float(np.median([b.w * b.h for b in second])) if second else 0.0
+    piece_of = lambda i, j: _pieces([first[i]], [second[j]], typical)
+    for firsts, seconds in _runs(near, [id(t) in turned_ids for t in first], piece_of):
+        if (not firsts or len(seconds) > len(firsts)
+                or _pieces([first[i] for i in firsts], [second[j] for j in seconds], typical)):
             replaced |= set(firsts)
             added += seconds
             continue
@@ -178,11 +202,22 @@ def merge(first: list[Seen], first_angles: np.ndarray, second: list[Seen], turn:
     return [t for i, t in enumerate(first) if i not in replaced] + [second[j] for j in sorted(added)]
 
 
-def _runs(near: list[np.ndarray], turned: list[bool]) -> list[tuple[list[int], list[int]]]:
+def _pieces(firsts: list[Seen], seconds: list[Seen], typical: float) -> bool:
+    """Whether the first look's outlines are pieces of the second look's tiles: found ``SURER_TURNED`` less surely
+    and no more than ``PIECE`` as large, on average, where those tiles are no larger than ``WHOLE`` of the second
+    look's ``typical`` tile (a larger one may be two tiles outlined as one, and pieces of it the tiles)."""
+    heat = np.mean([t.heat for t in seconds]) - np.mean([t.heat for t in firsts])
+    seconds_area = np.mean([t.w * t.h for t in seconds])
+    area = np.mean([t.w * t.h for t in firsts]) / seconds_area
+    return bool(heat >= SURER_TURNED and area <= PIECE and seconds_area <= WHOLE * typical)
+
+
+def _runs(near: list[np.ndarray], turned: list[bool], piece_of=lambda i, j: False) -> list[tuple[list[int], list[int]]]:
     """(first-look indices, second-look indices) of each run of tiles lying on one another.
 
     ``near[j]``: the first-look tiles second-look tile ``j`` lies on;
-    ``turned[i]``: whether first-look tile ``i`` lies at the shared slant. A
+    ``turned[i]``: whether first-look tile ``i`` lies at the shared slant;
+    ``piece_of(i, j)``: whether it is a piece of second-look tile ``j``. A
     second-look tile on any other first-look tile is in no run (that tile was
     outlined right); one on none is a run of its own.
     """
@@ -195,7 +230,7 @@ def _runs(near: list[np.ndarray], turned: list[bool]) -> list[tuple[list[int], l
             a = parent[a]
         return a
 
-    taken = [j for j, nb in enumerate(near) if all(turned[i] for i in nb)]
+    taken = [j for j, nb in enumerate(near) if all(turned[i] or piece_of(i, j) for i in nb)]
     for j in taken:
         for i in near[j]:
             parent[root(n + j)] = root(int(i))

@@ -102,6 +102,58 @@ def test_a_tight_row_the_second_look_sees_more_tiles_of_replaces_the_first_looks
     assert {id(t) for t in merged} == {id(square)} | {id(t) for t in row}
 
 
+def _pieces_and_tiles(piece_heat: float, piece_side: float):
+    """Two tiles lying at -41 degrees, as a photo of flowers laid in a diamond showed them at 4.0 cm: the second
+    look's outlines of them (found surely), and the first look's three outlines on each (measured slants -40,
+    0 and 42 degrees: an outline of a piece has no slant to measure)."""
+    turn = math.radians(-41)
+    seconds = [Seen(cx, 300.0, 21.0, 28.5, 0, "face_up", heat=0.88, turn=turn) for cx in (300.0, 330.0)]
+    pieces = [Seen(cx + dx, 300.0 + dy, piece_side, piece_side * 4 / 3, 0, "face_up", heat=piece_heat)
+              for cx in (300.0, 330.0) for dx, dy in ((-8, -4), (6, 5), (-1, 9))]
+    angles = np.radians([0.0] + [-40.0, 0.0, 42.0] * 2)  # the square tile elsewhere first
+    return turn, seconds, pieces, angles
+
+
+@pytest.mark.parametrize("piece_heat, piece_side, pieces_give_way", [
+    (0.5, 15.0, True),    # faint pieces, half a tile's area: the tiles the second look found surely replace them
+    (0.85, 15.0, False),  # pieces found as surely as the tiles: the looks disagree, the first stands
+    (0.5, 21.0, False),   # outlines of a tile's size (upright boxes on a row at a slant): the first stands
+])
+def test_faint_pieces_of_tiles_lying_near_45_degrees_give_way_to_the_tiles_the_second_look_finds_surely(
+        piece_heat, piece_side, pieces_give_way):
+    """Big tiles near 45 degrees: the first look outlines pieces of them, and some pieces square (a piece has
+    no slant to measure), so a second-look tile on one was dropped as if that piece were a tile outlined right,
+    and where it lay on turned pieces only, the first look's more outlines stood: 18 outlines for 8 flowers.
+    Pieces found clearly less surely than the tiles (``SURER_TURNED``) and clearly smaller (``PIECE``) give
+    way; a square tile elsewhere keeps its outline whatever the second look says of it.
+    """
+    turn, seconds, pieces, angles = _pieces_and_tiles(piece_heat, piece_side)
+    square = Seen(100.0, 100.0, 21.0, 28.5, 0, "face_up", heat=0.9)
+    on_square = Seen(101.0, 99.0, 21.0, 28.5, 0, "face_up", heat=0.95, turn=turn)
+    merged = {id(t) for t in tl.merge([square] + pieces, angles, seconds + [on_square], turn)}
+    want = {id(t) for t in seconds} if pieces_give_way else {id(t) for t in pieces}
+    assert merged == {id(square)} | want
+
+
+@pytest.mark.parametrize("whole, first_stands", [(tl.WHOLE, True), (9.0, False)])
+def test_tiles_stacked_overlapping_do_not_give_way_to_one_second_look_tile_much_larger_than_its_others(
+        monkeypatch, whole, first_stands):
+    """Three tiles of a pung pushed together, overlapping at a slant (a training photo at 1.8 cm): the second look
+    outlined them as one tile half as large again as its others, and more surely than the first look outlined
+    each. They are tiles, not its pieces, and the first look stands (``WHOLE``); without that bar the one tile
+    replaced three. The second look's tiles lying on nothing are added either way."""
+    monkeypatch.setattr(tl, "WHOLE", whole)
+    turn = math.radians(-21)
+    big = Seen(234.0, 336.0, 20.0, 27.0, 0, "face_up", heat=0.75, turn=turn)
+    others = [Seen(400.0 + 40 * k, 300.0, 16.0, 21.5, 0, "face_up", heat=0.6, turn=turn) for k in range(3)]
+    stacked = [Seen(232.0, 329.0, 16.9, 22.6, 0, "face_up", heat=0.51),
+               Seen(236.0, 340.0, 16.4, 22.0, 0, "face_up", heat=0.47),
+               Seen(245.0, 342.0, 14.3, 19.2, 0, "face_up", heat=0.46)]
+    merged = {id(t) for t in tl.merge(stacked, np.radians([-20.0, -26.0, -24.0]), [big] + others, turn)}
+    kept = {id(t) for t in stacked} if first_stands else {id(big)}
+    assert merged == kept | {id(t) for t in others}
+
+
 def _turned_table(tmp_path, degrees: float):
     """The held-out-look scoring photo with everything on the table turned by ``degrees`` about its middle."""
     import json
@@ -225,3 +277,34 @@ def test_a_few_tiles_lying_turned_are_looked_at_closer_in_a_window_around_them_a
     whole = rc._look_turned(list(first), img, hom, None, rc.WIDE_LOOK)
     assert windows == [(side, side, side)]
     assert labels_found(now) >= labels_found(whole) >= 0.9 * len(labels)
+
+
+def test_big_flowers_laid_in_diamonds_are_read_from_the_second_looks_outlines_not_the_first_looks_pieces(
+        tmp_path, monkeypatch):
+    """A real photo of the eight flowers and seasons laid in two diamonds, each tile near 45 degrees
+    (tests/vision/data/README.md), laid so its tiles are 4.0 cm of an 85 cm play area: the first look outlines
+    pieces of them, faint and small, some square; the turned look finds each tile whole and surely. With the
+    pieces giving way, at least seven of the eight are read and at most one outline lies on a tile beside its
+    own; kept, the pieces read no more than four and put several outlines beside the tiles."""
+    import json
+
+    photo, = [p for p in photos_real.load(DATA / "photos-real-sample")
+              if p.image.name == "396293123_1743248579435030_1865977575164978296_n_jpg_v0.jpg"]
+    still, cal, labels = photos_real.photo_on_mat(photo, 4.0 / 85.0, np.random.default_rng(0))
+    path, cal_path = tmp_path / "still.jpg", tmp_path / "still.cal.json"
+    cv2.imwrite(str(path), still, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    cal_path.write_text(json.dumps(cal))
+
+    def read_and_beside():
+        tiles = rc.recognize_image(str(path), str(cal_path))["tiles"]
+        centres = np.float64([np.mean(t["corners"], axis=0) for t in tiles]).reshape(-1, 2)
+        on, inside = photos_real.outlines_on_labels(centres, [box for _, box in labels])
+        read = sum(i is not None and tiles[i]["code"] == code for (code, _), i in zip(labels, on))
+        beside = sum(1 for i in range(len(tiles)) if i not in set(on) and inside[i].any())
+        return read, beside
+
+    read, beside = read_and_beside()
+    assert read >= 7 and beside <= 1, (read, beside)
+    monkeypatch.setattr(tl, "SURER_TURNED", 9.0)  # no outline is ever that much surer: the pieces stand
+    read, beside = read_and_beside()
+    assert read <= 4 and beside >= 4, (read, beside)
