@@ -177,7 +177,8 @@ def merge(first: list[Seen], first_angles: np.ndarray, second: list[Seen], turn:
     outlines, 2-7 of 8 read on six mats; docs/training.md, "Pieces of tiles
     near 45 degrees give way"). Not to a second-look tile much larger than
     the look's others: tiles stacked overlapping, outlined as one by the
-    second look, are tiles and not its pieces.
+    second look, are tiles and not its pieces; and a standing tile, whose
+    outline is its top, small beside a lying tile's, is no piece of one.
     """
     lying = [t for t in first if t.state != "standing"]
     turned_ids = {id(t) for t, a in zip(lying, first_angles) if abs(fold(a - turn)) <= SAME_TURN}
@@ -186,7 +187,7 @@ def merge(first: list[Seen], first_angles: np.ndarray, second: list[Seen], turn:
     replaced: set[int] = set()
     added: list[int] = []
     typical = float(np.median([b.w * b.h for b in second])) if second else 0.0
-    piece_of = lambda i, j: _pieces([first[i]], [second[j]], typical)
+    piece_of = lambda i, j: first[i].state != "standing" and _pieces([first[i]], [second[j]], typical)
     for firsts, seconds in _runs(near, [id(t) in turned_ids for t in first], piece_of):
         if (not firsts or len(seconds) > len(firsts)
                 or _pieces([first[i] for i in firsts], [second[j] for j in seconds], typical)):

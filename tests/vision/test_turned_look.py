@@ -135,6 +135,15 @@ def test_faint_pieces_of_tiles_lying_near_45_degrees_give_way_to_the_tiles_the_s
     assert merged == {id(square)} | want
 
 
+def test_a_standing_tile_is_no_piece_of_a_lying_tile_the_second_look_finds_on_it():
+    """A standing tile's outline is its top, small beside a lying tile's and found faintly from above: a lying
+    second-look tile on it, found surely, does not take it for a piece; the standing tile stands."""
+    turn, seconds, pieces, angles = _pieces_and_tiles(0.5, 15.0)
+    standing = Seen(300.0, 300.0, 21.0, 9.0, 0, "standing", heat=0.5)
+    merged = {id(t) for t in tl.merge([standing], np.zeros(0), seconds[:1], turn)}
+    assert merged == {id(standing)}
+
+
 @pytest.mark.parametrize("whole, first_stands", [(tl.WHOLE, True), (9.0, False)])
 def test_tiles_stacked_overlapping_do_not_give_way_to_one_second_look_tile_much_larger_than_its_others(
         monkeypatch, whole, first_stands):
