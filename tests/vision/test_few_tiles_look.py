@@ -26,18 +26,34 @@ def _photo(name):
     return photo
 
 
-def read_on_labels(photo, tile_cm, tmp_path, mat=0):
-    """(each labelled tile's reading, None where no outline lies on it; the labels' codes; outlines) of the photo
-    laid with tiles ``tile_cm`` of an 85 cm play area, as the photo benchmark lays it (``mat``: the seed of the
-    mat, its rim and the photo's place on it)."""
+def _laid_and_read(photo, tile_cm, tmp_path, mat=0):
+    """(the tiles recognised, the labels, the outline on each label or None, which labels each outline lies in) of
+    the photo laid with tiles ``tile_cm`` of an 85 cm play area, as the photo benchmark lays it (``mat``: the seed
+    of the mat, its rim and the photo's place on it)."""
     img, cal, labels = photos_real.photo_on_mat(photo, tile_cm / 85.0, np.random.default_rng(mat))
     path, cal_path = tmp_path / "still.jpg", tmp_path / "still.cal.json"
     cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 90])
     cal_path.write_text(json.dumps(cal))
     tiles = recognize_image(str(path), str(cal_path))["tiles"]
     centres = np.float64([np.mean(t["corners"], axis=0) for t in tiles]).reshape(-1, 2)
-    on_labels, _ = photos_real.outlines_on_labels(centres, [box for _, box in labels])
+    on_labels, inside = photos_real.outlines_on_labels(centres, [box for _, box in labels])
+    return tiles, labels, on_labels, inside
+
+
+def read_on_labels(photo, tile_cm, tmp_path, mat=0):
+    """(each labelled tile's reading, None where no outline lies on it; the labels' codes; outlines) of the photo
+    laid as ``_laid_and_read`` lays it."""
+    tiles, labels, on_labels, _ = _laid_and_read(photo, tile_cm, tmp_path, mat)
     return [None if i is None else tiles[i]["code"] for i in on_labels], [code for code, _ in labels], len(tiles)
+
+
+def read_and_beside(photo, tile_cm, tmp_path, mat=0):
+    """(labelled tiles read right, outlines lying on a labelled tile beside its own: fragments and doubles, the
+    benchmark's extra outlines) of the photo laid as ``_laid_and_read`` lays it."""
+    tiles, labels, on_labels, inside = _laid_and_read(photo, tile_cm, tmp_path, mat)
+    read = sum(i is not None and tiles[i]["code"] == code for (code, _), i in zip(labels, on_labels))
+    own = {i for i in on_labels if i is not None}
+    return read, sum(1 for i in range(len(tiles)) if i not in own and inside[i].any())
 
 
 def _recognized(photo, tile_cm, tmp_path, mat=0):

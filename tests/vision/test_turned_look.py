@@ -14,7 +14,7 @@ from tablemate.vision.contract import DET_SIZE, quad_from_box
 from tablemate.vision.grouping import Seen
 from tablemate.vision.train import photos_real
 
-from .conftest import DATA
+from .test_few_tiles_look import _photo, read_and_beside
 
 
 def _lying(cx, cy, w=20.0, h=27.0, orient=0, turn=0.0):
@@ -254,7 +254,7 @@ def test_a_few_tiles_lying_turned_are_looked_at_closer_in_a_window_around_them_a
     the mat's rim, where the detector sees some evidence of tiles; counted, it stretched the closer look's window to
     the whole square (1,200-1,400 pixels, 150-250 ms). Within the play area only, the window is a small part of it,
     and the labelled tiles are found as with the whole square."""
-    photo, = [p for p in photos_real.load(DATA / "photos-real-sample") if p.image.name == "discards_002_jpg_v1.jpg"]
+    photo = _photo("discards_002_jpg_v1.jpg")
     still, cal, labels = photos_real.photo_on_mat(photo, 1.8 / 85.0, np.random.default_rng(0))
     path = tmp_path / "still.jpg"
     cv2.imwrite(str(path), still, [cv2.IMWRITE_JPEG_QUALITY, 90])
@@ -295,25 +295,9 @@ def test_big_flowers_laid_in_diamonds_are_read_from_the_second_looks_outlines_no
     pieces of them, faint and small, some square; the turned look finds each tile whole and surely. With the
     pieces giving way, at least seven of the eight are read and at most one outline lies on a tile beside its
     own; kept, the pieces read no more than four and put several outlines beside the tiles."""
-    import json
-
-    photo, = [p for p in photos_real.load(DATA / "photos-real-sample")
-              if p.image.name == "396293123_1743248579435030_1865977575164978296_n_jpg_v0.jpg"]
-    still, cal, labels = photos_real.photo_on_mat(photo, 4.0 / 85.0, np.random.default_rng(0))
-    path, cal_path = tmp_path / "still.jpg", tmp_path / "still.cal.json"
-    cv2.imwrite(str(path), still, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    cal_path.write_text(json.dumps(cal))
-
-    def read_and_beside():
-        tiles = rc.recognize_image(str(path), str(cal_path))["tiles"]
-        centres = np.float64([np.mean(t["corners"], axis=0) for t in tiles]).reshape(-1, 2)
-        on, inside = photos_real.outlines_on_labels(centres, [box for _, box in labels])
-        read = sum(i is not None and tiles[i]["code"] == code for (code, _), i in zip(labels, on))
-        beside = sum(1 for i in range(len(tiles)) if i not in set(on) and inside[i].any())
-        return read, beside
-
-    read, beside = read_and_beside()
+    photo = _photo("396293123_1743248579435030_1865977575164978296_n_jpg_v0.jpg")
+    read, beside = read_and_beside(photo, 4.0, tmp_path)
     assert read >= 7 and beside <= 1, (read, beside)
     monkeypatch.setattr(tl, "SURER_TURNED", 9.0)  # no outline is ever that much surer: the pieces stand
-    read, beside = read_and_beside()
+    read, beside = read_and_beside(photo, 4.0, tmp_path)
     assert read <= 4 and beside >= 4, (read, beside)
