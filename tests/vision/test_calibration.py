@@ -269,3 +269,21 @@ def test_a_dark_mat_is_found_on_a_dark_table_whose_floor_lies_just_beyond_the_ma
     found = find_play_area(img)
     assert found is not None
     assert np.allclose(found.corners, [(150, 420), (500, 420), (500, 60), (150, 60)], atol=4), found.corners
+
+
+def test_the_benchmark_reads_a_table_whose_calibration_is_refused_with_the_play_area_found(tmp_path):
+    """A rendered camera may leave a corner just out of view (fresh table 1071 at 3.5 cm: 234 pixels above the
+    still), further than a calibration file may put it; recognition refuses that file, and the benchmark scores the
+    table as its player would, with the play area found, instead of stopping the run."""
+    from .benchmark_module import load_benchmark
+    va = load_benchmark("vision_accuracy")
+    img = np.full((648, 1152, 3), 90, np.uint8)
+    path, cpath = va.write_still(img, dict(GOOD, image_size=[1152, 648],
+                                           corners=[[x / 4, y / 4] for x, y in GOOD["corners"]]), tmp_path)
+    found = {"tiles": ["the play area found"]}
+    rec, refused = va.recognized_as_given(path, cpath, found)
+    assert refused is None and rec is not found and rec["tiles"] == []
+    out = [[203, 602], [947, 599], [925, -60], [225, 42]]  # the third corner 60 px above a 648 px still
+    path, cpath = va.write_still(img, dict(GOOD, image_size=[1152, 648], corners=out), tmp_path)
+    rec, refused = va.recognized_as_given(path, cpath, found)
+    assert rec is found and "outside" in refused
