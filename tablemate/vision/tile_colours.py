@@ -26,7 +26,9 @@ BLANK = 0.85        # a faint back-read outline whose best face holds this share
 FOUND = 0.75        # found this surely, a back-read tile whose best face is the white dragon may be one ...
 BLANK_NEAR = 12.0   # ... where its middle lies this near (CIE76) the faces' ground ...
 BLANK_FACE_UP = 0.6  # ... or, with backs in view, the white dragon holds this share of the faces' say;
-WHITE_DRAGONS = 4   # with none in view, where no more such tiles lie on the table than a set has white dragons
+WHITE_DRAGONS = 4   # with none in view, where no more such tiles lie on the table than a set has white dragons,
+BLANK_DARKER = 4.0  # ... none darker (L) than the faces' ground by more than this ...
+BLANK_LIGHTER = 18.0  # ... nor lighter by more than this, and its hue within BLANK_NEAR of the ground's
 FAINT = 0.5         # an outline found this faintly, read as a face, is the mat if of no tile colour ...
 FAINT_BACK = 0.8    # ... as is one this faint read as a back but not of the backs' colour
 BACK_DELTA_E = 30.0  # CIE76 difference beyond which a middle is not the backs' colour (nor the faces' ground)
@@ -131,10 +133,21 @@ def face_up_by_colour(lab: np.ndarray, is_back: np.ndarray, sure: np.ndarray, bl
     most of the faces' say (a pale-blue outline on a pale mat, 16 units from
     the ground, had it at 44 %: rendered 3.0 cm table 56). Where
     none shows (a table at the end of a hand whose wall is gone, big tiles
-    with no room for one), a few back-read tiles of the faces' very ground
-    (``BLANK_NEAR``) are blank white dragons: more than a set's four are
-    backs of the faces' colour (a wall or a hand of them), which colour
-    cannot tell apart.
+    with no room for one), a few back-read tiles of the faces' ground are
+    blank white dragons: more than a set's four are backs of the faces'
+    colour (a wall or a hand of them), which colour cannot tell apart. The
+    ground there is a hue (``BLANK_NEAR``) and a lightness from a little
+    darker (``BLANK_DARKER``) to much lighter (``BLANK_LIGHTER``) than the
+    faces', not a distance alike either way: a blank face's lighter half is
+    all ground, an inked face's holds the edges of its ink, so blank white
+    dragons measure lighter than the faces they lie among. In 560
+    wall-less dev tables (docs/training.md, "A blank white dragon with no
+    backs in view") the 538 white dragons read surely lay 13 darker to 18
+    lighter than the ground, half of them 2 or more lighter, and two read
+    as backs 12 and 13 lighter, 14-15 from it, were lost; the backs of
+    sets whose back is near the faces' colour lay 4-20 darker, and four
+    of a concealed kong 12 from the ground, as near as a blank, were taken
+    for white dragons.
     """
     out = np.zeros(len(lab), bool)
     white = np.ones(len(lab), bool) if white is None else white
@@ -149,7 +162,10 @@ def face_up_by_colour(lab: np.ndarray, is_back: np.ndarray, sure: np.ndarray, bl
         back = np.median(lab[backs], 0)
         to_back = np.linalg.norm(lab - back, axis=1)
         return is_back & blank & (near | white) & (to_back > APART) & (to_ground < to_back)
-    return out if near.sum() > WHITE_DRAGONS else near & blank
+    lighter = lab[:, 0] - ground[0]
+    plain = (is_back & (np.linalg.norm(lab[:, 1:] - ground[1:], axis=1) <= BLANK_NEAR)
+             & (lighter >= -BLANK_DARKER) & (lighter <= BLANK_LIGHTER))
+    return out if plain.sum() > WHITE_DRAGONS else plain & blank
 
 
 # --- what the colours say about a table's outlines (``recognize.read``) --------------------------------------

@@ -246,6 +246,29 @@ def test_with_no_backs_in_view_a_back_read_tile_of_the_faces_ground_is_a_white_d
     assert _read_back_read_tiles(np.zeros((0, 3)), pale) == (["1m"] * 5, [], ["P"])
 
 
+def test_with_no_backs_in_view_a_blank_face_much_lighter_than_the_inked_faces_ground_is_a_white_dragon():
+    """Wall-less dev table 20013 at 2.2 cm (unseen look): two blank white dragons read as backs lay 12 and 13 lighter
+    than the faces' ground, of its hue within 7, so 14-15 from it: a blank face's lighter half is all ground, an
+    inked face's holds the edges of its ink. Further than ``BLANK_NEAR``, they stayed backs."""
+    from tablemate.vision.tile_colours import BLANK_NEAR
+    blanks = lab_of([IVORY] * 2) + np.float32([[12.4, 3.0, 6.5], [13.1, 2.5, 6.6]])
+    assert (np.linalg.norm(blanks - lab_of([IVORY]), axis=1) > BLANK_NEAR).all()
+    assert _read_back_read_tiles(np.zeros((0, 3)), blanks) == (["1m"] * 5, [], ["P"] * 2)
+
+
+def test_with_no_backs_in_view_backs_darker_than_the_faces_ground_stay_backs_however_near_it():
+    """Wall-less dev table 30016 at 3.0 cm (typeface look): a concealed kong's backs, the set's back near its
+    faces' colour, 7 darker than the ground and 12 from it, as near as a blank face; four were taken for white
+    dragons. Backs of a near colour lie darker than the ivory faces, blank faces not (beyond the light's
+    falloff): they stay backs."""
+    from tablemate.vision.tile_colours import BLANK_NEAR
+    kong = lab_of([IVORY] * 4) + np.float32([-7.0, 6.0, 7.0])
+    assert (np.linalg.norm(kong - lab_of([IVORY]), axis=1) < BLANK_NEAR).all()
+    assert _read_back_read_tiles(np.zeros((0, 3)), kong) == (["1m"] * 5, [], ["back"] * 4)
+    shaded = lab_of([IVORY]) + np.float32([-3.0, 1.0, 1.0])  # a blank face a little darker, as a lamp's falloff
+    assert _read_back_read_tiles(np.zeros((0, 3)), shaded) == (["1m"] * 5, [], ["P"])
+
+
 def test_more_back_read_tiles_of_the_faces_ground_than_a_set_has_white_dragons_are_backs():
     assert _read_back_read_tiles(np.zeros((0, 3)), lab_of([IVORY] * 5)) == (["1m"] * 5, [], ["back"] * 5)
 
