@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tablemate.vision.tile_colours import face_up_by_colour, lab_of, mat_coloured, mat_lab, middle_lab
+from tablemate.vision.tile_colours import BLANK_NEAR, face_up_by_colour, lab_of, mat_coloured, mat_lab, middle_lab
 
 GREEN_BACK, IVORY, DARK_INK = (60, 120, 40), (200, 235, 245), (40, 40, 40)
 
@@ -250,7 +250,6 @@ def test_with_no_backs_in_view_a_blank_face_much_lighter_than_the_inked_faces_gr
     """Wall-less dev table 20013 at 2.2 cm (unseen look): two blank white dragons read as backs lay 12 and 13 lighter
     than the faces' ground, of its hue within 7, so 14-15 from it: a blank face's lighter half is all ground, an
     inked face's holds the edges of its ink. Further than ``BLANK_NEAR``, they stayed backs."""
-    from tablemate.vision.tile_colours import BLANK_NEAR
     blanks = lab_of([IVORY] * 2) + np.float32([[12.4, 3.0, 6.5], [13.1, 2.5, 6.6]])
     assert (np.linalg.norm(blanks - lab_of([IVORY]), axis=1) > BLANK_NEAR).all()
     assert _read_back_read_tiles(np.zeros((0, 3)), blanks) == (["1m"] * 5, [], ["P"] * 2)
@@ -261,7 +260,6 @@ def test_with_no_backs_in_view_backs_darker_than_the_faces_ground_stay_backs_how
     faces' colour, 7 darker than the ground and 12 from it, as near as a blank face; four were taken for white
     dragons. Backs of a near colour lie darker than the ivory faces, blank faces not (beyond the light's
     falloff): they stay backs."""
-    from tablemate.vision.tile_colours import BLANK_NEAR
     kong = lab_of([IVORY] * 4) + np.float32([-7.0, 6.0, 7.0])
     assert (np.linalg.norm(kong - lab_of([IVORY]), axis=1) < BLANK_NEAR).all()
     assert _read_back_read_tiles(np.zeros((0, 3)), kong) == (["1m"] * 5, [], ["back"] * 4)
